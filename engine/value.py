@@ -1,0 +1,207 @@
+"""Value: stores a single scalar value and its gradient, and the op that made it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from engine import graph
+from engine.errors import GradstepError
+from engine.ops import OPS, Locals, Op
+
+_serials = itertools.count()  # creation order: stable node ids and stable layouts
+_isfinite = math.isfinite
+
+
+def _as_float(x: object) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"a Value holds an int or a float, not {type(x).__name__}")
+    try:
+        f = float(x)
+    except OverflowError:
+        raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
+    if not _isfinite(f):
+        raise GradstepError(f"a Value must be a finite number, not {f}", kind="domain")
+    return f
+
+
+class Value:
+    """Stores a single scalar value and its gradient."""
+
+    __slots__ = ("constant", "data", "grad", "label", "locals", "op", "parents", "serial")
+
+    def __init__(self, data: float, label: str | None = None) -> None:
+        self.data = _as_float(data)
+        self.grad = 0.0
+        self.label = label
+        self.op: Op | None = None
+        self.parents: tuple[Value, ...] = ()
+        self.locals: Locals = ()  # ∂self/∂parent for each parent, from the op table
+        self.constant = False  # a plain number written into an expression: it gets no gradient
+        self.serial = next(_serials)
+
+    def __repr__(self) -> str:
+        label = f", label={self.label!r}" if self.label else ""
+        return f"Value(data={self.data}, grad={self.grad}{label})"
+
+    def __add__(self, other: Value | float) -> Value:
+        return _binary(OPS["add"], self, other)
+
+    def __radd__(self, other: float) -> Value:  # other + self
+        return _binary(OPS["add"], other, self)
+
+    def __sub__(self, other: Value | float) -> Value:
+        return _binary(OPS["sub"], self, other)
+
+    def __rsub__(self, other: float) -> Value:  # other - self
+        return _binary(OPS["sub"], other, self)
+
+    def __mul__(self, other: Value | float) -> Value:
+        return _binary(OPS["mul"], self, other)
+
+    def __rmul__(self, other: float) -> Value:  # other * self
+        return _binary(OPS["mul"], other, self)
+
+    def __truediv__(self, other: Value | float) -> Value:
+        return _binary(OPS["div"], self, other)
+
+    def __rtruediv__(self, other: float) -> Value:  # other / self
+        return _binary(OPS["div"], other, self)
+
+    def __pow__(self, other: Value | float) -> Value:
+        return _binary(OPS["pow"], self, other)
+
+    def __rpow__(self, other: float) -> Value:  # other ** self
+        return _binary(OPS["pow"], other, self)
+
+    def __neg__(self) -> Value:
+        return _unary(OPS["neg"], self)
+
+    def __pos__(self) -> Value:
+        return self
+
+    def backward(self) -> None:
+        """Seed this value's grad with 1 and accumulate d(self)/d(node) into every node."""
+        graph.backward(self)
+
+    def zero_grad(self) -> None:
+        """Reset the grad of every value this one was computed from, itself included."""
+        for node in graph.topological_order(self):
+            node.grad = 0.0
+
+
+def exp(x: Value | float) -> Value:
+    return _unary(OPS["exp"], x)
+
+
+def log(x: Value | float) -> Value:
+    return _unary(OPS["log"], x)
+
+
+def tanh(x: Value | float) -> Value:
+    return _unary(OPS["tanh"], x)
+
+
+def relu(x: Value | float) -> Value:
+    return _unary(OPS["relu"], x)
+
+
+def sigmoid(x: Value | float) -> Value:
+    return _unary(OPS["sigmoid"], x)
+
+
+def sin(x: Value | float) -> Value:
+    return _unary(OPS["sin"], x)
+
+
+def cos(x: Value | float) -> Value:
+    return _unary(OPS["cos"], x)
+
+
+def sqrt(x: Value | float) -> Value:
+    return _unary(OPS["sqrt"], x)
+
+
+# The same functions as methods: x.tanh() is tanh(x).
+Value.exp = exp  # type: ignore[attr-defined]
+Value.log = log  # type: ignore[attr-defined]
+Value.tanh = tanh  # type: ignore[attr-defined]
+Value.relu = relu  # type: ignore[attr-defined]
+Value.sigmoid = sigmoid  # type: ignore[attr-defined]
+Value.sin = sin  # type: ignore[attr-defined]
+Value.cos = cos  # type: ignore[attr-defined]
+Value.sqrt = sqrt  # type: ignore[attr-defined]
+
+
+def constant(x: float) -> Value:
+    """A plain number used in an expression: a leaf that receives no gradient."""
+    v = Value(x)
+    v.constant = True
+    return v
+
+
+def _result(op: Op, parents: tuple[Value, ...], out: float, local: Locals) -> Value:
+    v = Value.__new__(Value)
+    v.data = out
+    v.grad = 0.0
+    v.label = None
+    v.op = op
+    v.parents = parents
+    v.locals = local
+    v.constant = False
+    v.serial = next(_serials)
+    return v
+
+
+def _binary(op: Op, a: Value | float, b: Value | float) -> Value:
+    if not isinstance(a, Value):
+        a = constant(a)
+    if not isinstance(b, Value):
+        b = constant(b)
+    try:
+        out, local = op.eval(a.data, b.data)
+    except OverflowError:
+        out = math.inf
+    if not _isfinite(out):
+        raise overflow(op, (a.data, b.data))
+    if a.constant or b.constant:  # constants take no gradient, so theirs may be undefined
+        local = (0.0 if a.constant else local[0], 0.0 if b.constant else local[1])
+    return _result(op, (a, b), out, local)
+
+
+def _unary(op: Op, a: Value | float) -> Value:
+    if not isinstance(a, Value):
+        a = constant(a)
+    try:
+        out, local = op.eval(a.data)
+    except OverflowError:
+        out = math.inf
+    if not _isfinite(out):
+        raise overflow(op, (a.data,))
+    return _result(op, (a,), out, local)
+
+
+def apply(op: Op, operands: tuple[Value | float, ...]) -> Value:
+    """A new value: ``op`` applied to ``operands`` (numbers become constants)."""
+    if len(operands) != op.arity:
+        raise GradstepError(
+            f"{op.name} takes {op.arity} operand{'s' * (op.arity > 1)}, not {len(operands)}",
+            kind="arity",
+        )
+    return _unary(op, operands[0]) if op.arity == 1 else _binary(op, operands[0], operands[1])
+
+
+def reevaluate(order: list[Value]) -> None:
+    """Recompute every op value in ``order`` (a topological order) after leaves changed."""
+    for node in order:
+        if node.op is not None:
+            fresh = apply(node.op, node.parents)
+            node.data, node.locals = fresh.data, fresh.locals
+
+
+def overflow(op: Op, operands: tuple[float, ...]) -> GradstepError:
+    names = dict(zip("ab", (f"{x:.6g}" for x in operands), strict=False))
+    return GradstepError(
+        f"{op.expr.format(**names)} overflows: the result is too large for a float",
+        kind="overflow",
+    )

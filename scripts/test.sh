@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Set up everything the tests need on a fresh Debian machine, then run the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages: Graphviz for layout, Chromium for the browser tests, a font for PNGs.
+need=()
+command -v dot >/dev/null || need+=(graphviz)
+command -v chromium >/dev/null || need+=(chromium)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/python -m pytest "$@"
