@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
@@ -10,20 +11,30 @@ from engine.errors import GradstepError
 if TYPE_CHECKING:
     from engine.value import Value
 
+_grad = attrgetter("grad")
+
 
 def topological_order(root: Value) -> list[Value]:
-    """Every value ``root`` depends on, each after its operands; no recursion, any depth."""
+    """Every value ``root`` depends on, each after its operands; no recursion, any depth.
+
+    The order is that of a recursive depth-first walk visiting operands left to right. A node
+    is pushed once to be entered and popped again, after all its operands, to be placed; a graph
+    has no cycles, so a node already entered but not yet placed is never met as an operand.
+    """
     order: list[Value] = []
-    visited: set[Value] = set()
-    stack: list[tuple[Value, bool]] = [(root, False)]
+    entered: set[Value] = set()
+    placed: set[Value] = set()
+    stack = [root]
     while stack:
-        node, operands_done = stack.pop()
-        if operands_done:
-            order.append(node)
-        elif node not in visited:
-            visited.add(node)
-            stack.append((node, True))
-            stack.extend((p, False) for p in reversed(node.parents) if p not in visited)
+        node = stack.pop()
+        if node in entered:
+            if node not in placed:
+                placed.add(node)
+                order.append(node)
+            continue
+        entered.add(node)
+        stack.append(node)
+        stack.extend(reversed(node.parents))
     return order
 
 
@@ -40,17 +51,22 @@ def backward(root: Value) -> list[Value]:
     root.grad += 1.0
     for node in reversed(order):
         g = node.grad
-        for parent, local in zip(node.parents, node.locals, strict=True):
+        for parent, local in zip(node.parents, node.locals, strict=False):  # equal lengths
             parent.grad += local * g
-    if not all(math.isfinite(node.grad) for node in order):
+    # One sum is non-finite when any grad is (or when finite ones overflow it: look closer).
+    if not math.isfinite(sum(map(_grad, order))) and not all(map(_finite_grad, order)):
         raise _undefined_gradient(order)
     return order
+
+
+def _finite_grad(node: Value) -> bool:
+    return math.isfinite(node.grad)
 
 
 def _undefined_gradient(order: list[Value]) -> GradstepError:
     """Name the first contribution, in backward order, that was not a finite number."""
     for node in reversed(order):
-        for i, (parent, local) in enumerate(zip(node.parents, node.locals, strict=True)):
+        for i, (_parent, local) in enumerate(zip(node.parents, node.locals, strict=True)):
             if math.isfinite(node.grad) and not math.isfinite(local * node.grad):
                 assert node.op is not None
                 operands = ", ".join(

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the op table below is one aligned row per op, wider than 100)
 """The op table: every op is defined here once, and nowhere else.
 
 Each op's ``eval`` returns its value and, right beside it, the local derivative with respect to
@@ -53,7 +54,7 @@ def _mul(a: float, b: float) -> tuple[float, Locals]:
 def _div(a: float, b: float) -> tuple[float, Locals]:
     if b == 0.0:
         raise GradstepError(f"division by zero: a / b with a = {_num(a)}, b = {_num(b)}")
-    return a / b, (1.0 / b, -a / (b * b))
+    return a / b, (1.0 / b, -(a / b) / b)  # not −a/(b·b): b·b can underflow to 0
 
 
 def _pow(a: float, b: float) -> tuple[float, Locals]:
