@@ -62,7 +62,7 @@ def _pow(a: float, b: float) -> tuple[float, Locals]:
         raise GradstepError(f"0 ** {_num(b)} is undefined: it divides by zero")
     if a < 0.0 and not b.is_integer():
         raise GradstepError(
-            f"{_num(a)} ** {_num(b)} is undefined: a negative base needs a whole-number exponent"
+            f"({_num(a)}) ** {_num(b)} is undefined: a negative base needs a whole-number exponent"
         )
     out = a**b
     if a != 0.0 or b >= 1.0:
