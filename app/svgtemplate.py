@@ -1,0 +1,67 @@
+"""An SVG laid out once, with holes where the numbers, labels and state classes go.
+
+Graphviz writes one ``<g id="..." class="...">`` per node and edge and, inside a value's
+record, its texts in field order (label, data, grad). The template keeps everything else as
+literal text, so drawing the same structure with other numbers or another step is one join.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import chain
+from xml.sax.saxutils import escape
+
+_GROUP_OR_TEXT = re.compile(
+    r'<g id="(?P<gid>[^"]*)" class="[^"]*">|<text (?P<attrs>[^>]*)>(?P<body>[^<]*)</text>'
+)
+_DRAWN_ID = re.compile(r"(?:n|op|r)\d+|e\d+-\d+")
+_VALUE_ID = re.compile(r"n\d+")
+_TEXT_FIELDS = ("label", "data", "grad")
+
+
+@dataclass(frozen=True, slots=True)
+class SvgTemplate:
+    """``parts[0] + slot 0 + parts[1] + ... + parts[-1]``; slots are named ``"n3.data"``,
+    ``"n3.class"``, ``"op3.class"``, ``"e3-0.class"`` ..."""
+
+    parts: tuple[str, ...]
+    slots: tuple[str, ...]
+
+    def fill(self, texts: Mapping[str, str]) -> str:
+        """The SVG with every slot replaced by ``texts[slot]`` (plain text: it is escaped)."""
+        values = [escape(texts[slot], _QUOTES) for slot in self.slots]
+        return "".join(chain.from_iterable(zip(self.parts, values, strict=False))) + self.parts[-1]
+
+
+_QUOTES = {'"': "&quot;"}
+
+
+def make_template(svg: str) -> SvgTemplate:
+    """Cut a Graphviz SVG (drawn from ``app.render``'s DOT) into a template."""
+    svg = svg[svg.index("<svg") :].replace("&#45;", "-")
+    svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
+    parts: list[str] = []
+    slots: list[str] = []
+    last = 0
+    group = ""
+    field = 0
+    for match in _GROUP_OR_TEXT.finditer(svg):
+        gid = match["gid"]
+        if gid is not None:
+            group, field = gid, 0
+            if _DRAWN_ID.fullmatch(gid):
+                parts.append(svg[last : match.start()] + f'<g id="{gid}" class="')
+                slots.append(f"{gid}.class")
+                last = match.start() + len(f'<g id="{gid}" class="')
+                last = svg.index('"', last)
+            continue
+        if _VALUE_ID.fullmatch(group) and field < len(_TEXT_FIELDS):
+            name = _TEXT_FIELDS[field]
+            field += 1
+            parts.append(svg[last : match.start()] + f'<text id="{group}-{name}" {match["attrs"]}>')
+            slots.append(f"{group}.{name}")
+            last = match.start("body") + len(match["body"])
+    parts.append(svg[last:])
+    return SvgTemplate(tuple(parts), tuple(slots))
