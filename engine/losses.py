@@ -130,9 +130,7 @@ def _same_length(a: Sequence[object], b: Sequence[object]) -> None:
 def _labels_in(labels: Sequence[float], allowed: tuple[int, int], loss: str) -> None:
     for i, y in enumerate(labels):
         if isinstance(y, bool) or not isinstance(y, int | float) or y not in allowed:
-            raise GradstepError(
-                f"label {i} is {y!r}: {loss} needs {allowed[0]} or {allowed[1]}"
-            )
+            raise GradstepError(f"label {i} is {y!r}: {loss} needs {allowed[0]} or {allowed[1]}")
 
 
 def _classes(labels: Sequence[int], classes: int) -> None:
