@@ -87,7 +87,7 @@ def test_accuracy_helpers() -> None:
     [
         (
             lambda: losses.hinge(_values([1.0]), [0]),
-            "label 0 is 0: hinge loss needs labels -1 or 1",
+            "label 0 is 0: hinge loss needs -1 or 1",
         ),
         (lambda: losses.binary_cross_entropy(_values([1.0]), [-1]), "label 0 is -1"),
         (lambda: losses.softmax_cross_entropy([_values([1.0, 2.0])], [2]), "class index 0..1"),
