@@ -1,0 +1,117 @@
+"""Every refusal as 422 ``{"error": {message, kind, line, column, end_column}}``: the
+engine's errors, FastAPI's validation errors (malformed JSON included) and oversized bodies,
+which are refused while they stream in, before anything parses them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from engine.errors import GradstepError
+
+MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def error_body(message: str, kind: str) -> dict[str, dict[str, object]]:
+    """The error shape for a refusal that has no place in the source."""
+    return {"error": GradstepError(message, kind).to_dict()}
+
+
+def _gradstep_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, GradstepError)
+    return JSONResponse({"error": exc.to_dict()}, status_code=422)
+
+
+def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    first = exc.errors()[0] if exc.errors() else {"msg": "invalid request", "loc": ()}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    kind = "json" if first.get("type") == "json_invalid" else "request"
+    if kind == "json":
+        message = "the request body is not valid JSON"
+    else:
+        message = f"{where or 'request'}: {first['msg']}"
+    return JSONResponse(error_body(message, kind), status_code=422)
+
+
+def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    body = error_body(str(exc.detail), getattr(exc, "kind", "http"))
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(GradstepError, _gradstep_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """Raised while the body streams in; FastAPI lets HTTP exceptions through its body reader."""
+
+    kind = "limit"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(422, f"the request body is larger than {limit:,} bytes")
+
+
+class BodySizeLimit:
+    """Refuses a body over ``limit`` bytes: at once by its Content-Length, or as soon as the
+    streamed bytes pass the limit, so a huge body is never read whole."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        seen = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise BodyTooLarge(self.limit)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        response = JSONResponse(
+            error_body(f"the request body is larger than {self.limit:,} bytes", "limit"),
+            status_code=422,
+            headers={"connection": "close"},
+        )
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}

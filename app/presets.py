@@ -1,0 +1,133 @@
+"""The built-in examples: each a program in gradstep's language with a one-line lesson."""
+
+from __future__ import annotations
+
+from app.schemas import Preset
+
+MICROGRAD_README = """\
+from micrograd.engine import Value
+
+a = Value(-4.0)
+b = Value(2.0)
+c = a + b
+d = a * b + b**3
+c += c + 1
+c += 1 + c + (-a)
+d += d * 2 + (b + a).relu()
+d += 3 * d + (b - a).relu()
+e = c - d
+f = e**2
+g = f / 2.0
+g += 10.0 / f
+print(f'{g.data:.4f}') # prints 24.7041, the outcome of this forward pass
+g.backward()
+print(f'{a.grad:.4f}') # prints 138.8338, i.e. the numerical value of dg/da
+print(f'{b.grad:.4f}') # prints 645.5773, i.e. the numerical value of dg/db
+"""
+
+LECTURE_NEURON = """\
+# inputs x1, x2
+x1 = Value(2.0, label='x1')
+x2 = Value(0.0, label='x2')
+# weights w1, w2
+w1 = Value(-3.0, label='w1')
+w2 = Value(1.0, label='w2')
+# bias of the neuron
+b = Value(6.8813735870195432, label='b')
+x1w1 = x1*w1
+x2w2 = x2*w2
+x1w1x2w2 = x1w1 + x2w2
+n = x1w1x2w2 + b
+o = n.tanh()
+o.backward()
+"""
+
+SIGMOID_FROM_EXP = """\
+# sigma(x) = 1 / (1 + e^-x), built from exp, + and /
+x = 0.8
+e = exp(-x)
+s = 1 / (1 + e)
+"""
+
+ACCUMULATION = """\
+# a is used twice: both uses send gradient back, and they add up
+a = 3.0
+b = a + a
+"""
+
+RELU_NEURON = """\
+# one neuron of an MLP: two inputs, two weights, a bias, relu
+x1 = 1.0
+x2 = -2.0
+w1 = 0.5
+w2 = -1.5
+bias = 0.1
+act = x1*w1 + x2*w2 + bias
+out = act.relu()
+"""
+
+SOFTMAX_CROSS_ENTROPY = """\
+# three classes; the right answer is class 2
+z1 = 1.0
+z2 = 2.0
+z3 = 0.5
+e1 = exp(z1)
+e2 = exp(z2)
+e3 = exp(z3)
+total = e1 + e2 + e3
+p2 = e2 / total
+loss = -log(p2)
+"""
+
+FORWARD_VS_REVERSE = """\
+# three inputs, one output: one backward pass finds all three partials
+x = 1.5
+y = -0.5
+z = 2.0
+f = x*y + sin(x) * exp(z) - y**2 / z
+"""
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        id="micrograd-readme",
+        title="micrograd's README",
+        lesson="Pasted as it stands: g = 24.7041, dg/da = 138.8338, dg/db = 645.5773.",
+        source=MICROGRAD_README,
+    ),
+    Preset(
+        id="lecture-neuron",
+        title="The lecture's neuron",
+        lesson="o = tanh(n) = 0.7071, so do/dn = 1 − o² = 0.5 flows back to every weight.",
+        source=LECTURE_NEURON,
+    ),
+    Preset(
+        id="sigmoid-from-exp",
+        title="Sigmoid from exp",
+        lesson="Backprop through exp, + and / gives exactly σ(x)·(1 − σ(x)) for dx.",
+        source=SIGMOID_FROM_EXP,
+    ),
+    Preset(
+        id="accumulation",
+        title="a + a: gradients add up",
+        lesson="A value used twice gets two contributions, so grads accumulate with +=.",
+        source=ACCUMULATION,
+    ),
+    Preset(
+        id="relu-neuron",
+        title="A two-input neuron with relu",
+        lesson="relu passes gradient only where its input is positive: here none flows back.",
+        source=RELU_NEURON,
+    ),
+    Preset(
+        id="softmax-cross-entropy",
+        title="Softmax and cross-entropy",
+        lesson="The loss's gradient for each logit is its probability minus 1 for the target.",
+        source=SOFTMAX_CROSS_ENTROPY,
+    ),
+    Preset(
+        id="forward-vs-reverse",
+        title="Forward vs reverse mode",
+        lesson="One backward pass gives all three partials; forward mode needs a pass per input.",
+        source=FORWARD_VS_REVERSE,
+    ),
+)

@@ -1,0 +1,32 @@
+"""Fixtures for the API tests: layouts and apps for each Graphviz backend present."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests/api/traces.py
+
+from app.layout import Layout, LayoutSettings
+from app.layout.dot_backend import dot_available
+from app.layout.wasm_backend import wasm_available
+from app.main import create_app
+
+BACKENDS = [b for b, present in (("dot", dot_available()), ("wasm", wasm_available())) if present]
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def layout(request: pytest.FixtureRequest) -> Iterator[Layout]:
+    made = Layout(LayoutSettings(backend=request.param))
+    yield made
+    made.close()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    with TestClient(create_app(LayoutSettings(backend=request.param))) as test_client:
+        yield test_client
