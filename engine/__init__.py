@@ -3,22 +3,28 @@
 from engine.errors import GradstepError, Span
 from engine.graph import topological_order
 from engine.ops import OPS, Op
+from engine.parse import Program, parse
+from engine.trace import Trace, trace
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 __all__ = [
     "OPS",
     "GradstepError",
     "Op",
+    "Program",
     "Span",
+    "Trace",
     "Value",
     "constant",
     "cos",
     "exp",
     "log",
+    "parse",
     "relu",
     "sigmoid",
     "sin",
     "sqrt",
     "tanh",
     "topological_order",
+    "trace",
 ]

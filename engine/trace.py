@@ -7,10 +7,17 @@ whatever its input values.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.errors import Span
+from engine.cost import count_ops
+from engine.errors import GradstepError, Span
+from engine.gradcheck import check_graph
+from engine.graph import topological_order
+from engine.limits import MAX_CHECK_EVALUATIONS
+from engine.parse import Program
+from engine.value import Value
 
 Kind = Literal["input", "constant", "intermediate", "output"]
 
@@ -71,6 +78,7 @@ class InputCheck:
     numeric: float | None  # central difference; None when a nudge leaves the domain
     abs_error: float | None
     rel_error: float | None
+    skipped: bool = False  # True: not checked, the graph is too large (MAX_CHECK_EVALUATIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +97,166 @@ class Trace:
     backward: tuple[BackwardStep, ...]
     inputs: tuple[InputCheck, ...]  # the numerical check of every input
     counts: Counts
+
+
+def trace(program: Program) -> Trace:
+    """Both passes over ``program``'s graph as steps; runs ``backward()`` on the graph."""
+    root = program.output
+    order = topological_order(root)
+    ids = {v: i for i, v in enumerate(sorted(order, key=_serial))}
+    names = _Names(program)
+    backward = _backward_steps(order, root, ids, names, program)
+    checks = _input_checks(order, root, ids, names)  # runs backward(): the grads below are its
+    topo = {v: i for i, v in enumerate(order)}
+    nodes = tuple(_node(v, ids[v], topo[v], root, program) for v in _by_id(order, ids))
+    edges = tuple(
+        Edge(ids[p], ids[v], i) for v in _by_id(order, ids) for i, p in enumerate(v.parents)
+    )
+    forward = tuple(_forward_step(v, ids[v], names) for v in order if v.op is not None)
+    counts = count_ops(root)
+    return Trace(
+        output=ids[root],
+        nodes=nodes,
+        edges=edges,
+        forward=forward,
+        backward=backward,
+        inputs=checks,
+        counts=Counts(counts.forward, counts.backward, counts.ratio),
+    )
+
+
+def _serial(v: Value) -> int:
+    return v.serial
+
+
+def _by_id(order: list[Value], ids: dict[Value, int]) -> list[Value]:
+    return sorted(order, key=ids.__getitem__)
+
+
+def _kind(v: Value, root: Value) -> Kind:
+    if v is root:
+        return "output"
+    if v.constant:
+        return "constant"
+    return "input" if v.op is None else "intermediate"
+
+
+def _node(v: Value, id_: int, topo: int, root: Value, program: Program) -> Node:
+    return Node(
+        id=id_,
+        label=v.label,
+        kind=_kind(v, root),
+        op=v.op.name if v.op else None,
+        symbol=v.op.symbol if v.op else None,
+        data=v.data,
+        grad=None if v.constant else v.grad,
+        span=program.spans.get(v),
+        topo=topo,
+    )
+
+
+class _Names:
+    """How a value is written inside a formula: its name, its number, or its source text."""
+
+    def __init__(self, program: Program) -> None:
+        self.labels = program.labels
+
+    def __call__(self, v: Value) -> str:
+        text = v.label or self.labels.get(v) or _full(v.data)
+        if v.label is None and any(ch in text for ch in " +-*/−"):
+            return f"({text})"
+        return text
+
+
+def _full(x: float) -> str:
+    """A number at full precision, with a true minus sign."""
+    text = repr(x)
+    return "−" + text[1:] if text.startswith("-") else text
+
+
+def _operand_number(x: float) -> str:
+    return f"({_full(x)})" if x < 0 else _full(x)
+
+
+def _forward_step(v: Value, id_: int, names: _Names) -> ForwardStep:
+    assert v.op is not None
+    operands = tuple(p.data for p in v.parents)
+    symbolic = v.op.expr.format(**dict(zip("ab", map(names, v.parents), strict=False)))
+    numeric = v.op.expr.format(**dict(zip("ab", map(_operand_number, operands), strict=False)))
+    lead = f"{v.label} = " if v.label else ""
+    return ForwardStep(id_, operands, v.data, f"{lead}{symbolic} = {numeric} = {_full(v.data)}")
+
+
+def _backward_steps(
+    order: list[Value], root: Value, ids: dict[Value, int], names: _Names, program: Program
+) -> tuple[BackwardStep, ...]:
+    """Exactly what ``graph.backward`` does (seed, then ``grad += local · upstream`` in reverse
+    topological order), recorded contribution by contribution."""
+    grad = dict.fromkeys(order, 0.0)
+    grad[root] = 1.0
+    steps = [BackwardStep(ids[root], True, ())]
+    for v in reversed(order):
+        if v.op is None:
+            continue
+        upstream = grad[v]
+        slots = {"a": "", "b": "", "out": names(v)}
+        slots.update(zip("ab", map(names, v.parents), strict=False))
+        contributions = []
+        for i, (p, local) in enumerate(zip(v.parents, v.locals, strict=True)):
+            if p.constant:
+                continue
+            contribution = local * upstream
+            if not math.isfinite(contribution):
+                raise _undefined(v, i, local, upstream).at(program.spans.get(v))
+            before = grad[p]
+            grad[p] = after = before + contribution
+            if not math.isfinite(after):
+                raise _undefined(v, i, local, upstream).at(program.spans.get(v))
+            contributions.append(
+                Contribution(
+                    operand=ids[p],
+                    position=i,
+                    rule=v.op.rules[i],
+                    local_expr=v.op.local_exprs[i].format(**slots),
+                    local=local,
+                    upstream=upstream,
+                    contribution=contribution,
+                    grad_before=before,
+                    grad_after=after,
+                )
+            )
+        steps.append(BackwardStep(ids[v], False, tuple(contributions)))
+    return tuple(steps)
+
+
+def _undefined(v: Value, i: int, local: float, upstream: float) -> GradstepError:
+    assert v.op is not None
+    operands = ", ".join(f"{n} = {p.data:.6g}" for n, p in zip("ab", v.parents, strict=False))
+    if not math.isfinite(local):
+        why = f"{v.op.rules[i]} has no finite value at {operands}"
+        return GradstepError(f"the gradient is undefined: {why}", kind="domain")
+    return GradstepError(
+        f"the gradient overflows at {v.op.name} ({operands}): {local:.6g} · {upstream:.6g}",
+        kind="overflow",
+    )
+
+
+def _input_checks(
+    order: list[Value], root: Value, ids: dict[Value, int], names: _Names
+) -> tuple[InputCheck, ...]:
+    """Central differences for as many inputs as MAX_CHECK_EVALUATIONS allows: each input costs
+    three re-evaluations of every op in the graph."""
+    inputs = [v for v in order if v.op is None and not v.constant]
+    ops = sum(1 for v in order if v.op is not None)
+    affordable = MAX_CHECK_EVALUATIONS // max(3 * ops, 1)
+    checked = inputs[:affordable]
+    rows = check_graph(root, checked)  # zero grads, backward(), then the nudges
+    result = [
+        InputCheck(ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error)
+        for v, r in zip(checked, rows, strict=True)
+    ]
+    result += [
+        InputCheck(ids[v], names(v), v.grad, None, None, None, skipped=True)
+        for v in inputs[affordable:]
+    ]
+    return tuple(result)
