@@ -11,9 +11,10 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
@@ -92,7 +93,7 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     checker = _Checker(lines)
     plan = checker.check(tree)
     builder = _Builder(lines, given)
-    builder.run(plan, checker.free)
+    builder.run(plan, checker.free, checker.assigned)
     return builder.program(source)
 
 
@@ -195,11 +196,24 @@ def _parse_tree(source: str) -> ast.Module:
         raise GradstepError(
             "the program nests too deeply to read", kind="limit", span=_position(source, 0)
         ) from None
-    except ValueError as e:  # e.g. an integer literal with more digits than Python allows
-        raise GradstepError(str(e), kind="syntax", span=_position(source, 0)) from None
+    except ValueError:  # an integer literal with more digits than Python converts
+        raise _too_many_digits(source) from None
+
+
+def _too_many_digits(source: str) -> GradstepError:
+    digits = re.search(r"\d{1000,}", source)
+    start = digits.start() if digits else 0
+    line = source.count("\n", 0, start) + 1
+    column = start - (source.rfind("\n", 0, start) + 1) + 1
+    length = len(digits.group()) if digits else 1
+    return GradstepError(
+        "this number has too many digits", kind="overflow", span=Span(line, column, column + length)
+    )
 
 
 def _syntax_error(e: SyntaxError, source: str) -> GradstepError:
+    if "integer string conversion" in str(e.msg):
+        return _too_many_digits(source)
     lines = source.splitlines() or [""]
     line = min(max(e.lineno or 1, 1), len(lines))
     text = lines[line - 1]
@@ -246,6 +260,18 @@ def _describe(name: str) -> str:
         return name
     spelled = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:3])
     return f"{name} (with {spelled})"
+
+
+def _lookalike(name: str, assigned: Iterable[str]) -> str:
+    """A hint when an assigned name differs from ``name`` only in non-ASCII look-alikes."""
+    for other in assigned:
+        if len(other) == len(name) and other != name:
+            if all(
+                a == b or not (a.isascii() and b.isascii())
+                for a, b in zip(name, other, strict=True)
+            ):
+                return f" (did you mean {_describe(other)}, which looks the same?)"
+    return ""
 
 
 def _unsupported(node: ast.AST, span: Span, what: str | None = None) -> GradstepError:
@@ -500,10 +526,13 @@ class _Builder:
         self.last: Value | float | None = None
         self.last_span: Span | None = None
 
-    def run(self, plan: list[_Step], free: dict[str, Span]) -> None:
+    def run(self, plan: list[_Step], free: dict[str, Span], assigned: Iterable[str]) -> None:
+        self.assigned = tuple(assigned)
         missing = [(name, span) for name, span in free.items() if name not in self.given]
         if missing:  # one error listing every name
-            names = ", ".join(_describe(name) for name, _ in missing)
+            names = ", ".join(
+                _describe(name) + _lookalike(name, self.assigned) for name, _ in missing
+            )
             plural = "s have" if len(missing) > 1 else " has"
             raise GradstepError(
                 f"no value for {names}: the name{plural} never been assigned "
@@ -658,7 +687,7 @@ class _Builder:
         if output is None:
             if self.last is None:
                 raise GradstepError(
-                    "the program is empty: write an expression such as y = a * b + c",
+                    "the program computes nothing: write an expression such as y = a * b + c",
                     kind="syntax",
                     span=Span(1, 1, 2),
                 )
