@@ -45,13 +45,15 @@ def backward(root: Value) -> list[Value]:
     gradient. Returns the topological order it used.
     """
     order = topological_order(root)
-    for node in order:
-        if node.op is not None:
-            node.grad = 0.0
+    computed = [node for node in order if node.op is not None]
+    for node in computed:
+        node.grad = 0.0
     root.grad += 1.0
-    for node in reversed(order):
+    for node in reversed(computed):
         g = node.grad
-        for parent, local in zip(node.parents, node.locals, strict=False):  # equal lengths
+        # No strict=: with a keyword zip() takes a much slower call path, and the op table
+        # gives every node as many locals as parents.
+        for parent, local in zip(node.parents, node.locals):  # noqa: B905
             parent.grad += local * g
     # One sum is non-finite when any grad is (or when finite ones overflow it: look closer).
     if not math.isfinite(sum(map(_grad, order))) and not all(map(_finite_grad, order)):
