@@ -1,0 +1,223 @@
+"""The trace: the data the stepper replays. Replaying its backward steps must give exactly the
+grads that ``backward()`` gives (DESIGN.md: the steps and backward() never drift apart)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_parse import LECTURE_NEURON, MICROGRAD_README
+
+from engine import GradstepError, Program, Trace, parse, trace
+from engine.graph import topological_order
+
+try:
+    from app.presets import PRESETS
+
+    PRESET_SOURCES = [p.source for p in PRESETS]
+except ImportError:  # the app layer is optional for the engine's tests
+    PRESET_SOURCES = []
+
+PROGRAMS = [
+    MICROGRAD_README,
+    LECTURE_NEURON,
+    "a = 3.0; b = a + a",
+    "x = 0.5\ny = sigmoid(x) * exp(x) - log(x + 2) / sqrt(x)",
+    "x = 1.5; w = -0.7\nh = relu(x * w + 1) + sin(x) * cos(w)\nh **= 2\nh -= x",
+    "x = 2.0\ny = x ** 3 + 2 ** x + x ** x\ny /= 7",
+    "a = 0.3\nb = -a\nc = b * b * b\nc += c\nc *= a",
+    "p = 2.0\nq = p.tanh().exp().relu()",
+    *PRESET_SOURCES,
+]
+
+
+def replay(t: Trace) -> dict[int, float]:
+    """What the browser does: seed the output, then apply every contribution in order."""
+    grads = {n.id: 0.0 for n in t.nodes if n.kind != "constant"}
+    for step in t.backward:
+        if step.seed:
+            grads[step.node] = 1.0
+        for c in step.contributions:
+            assert grads[c.operand] == c.grad_before
+            assert c.contribution == c.local * c.upstream
+            assert c.grad_after == c.grad_before + c.contribution
+            assert c.upstream == grads[step.node]
+            grads[c.operand] = c.grad_after
+    return grads
+
+
+def backward_grads(program: Program, t: Trace) -> dict[int, float]:
+    """Fresh grads from the engine's own backward(), by the trace's node ids."""
+    root = program.output
+    root.zero_grad()
+    root.backward()
+    ordered = sorted(topological_order(root), key=lambda v: v.serial)
+    return {i: v.grad for i, v in enumerate(ordered) if not v.constant}
+
+
+def assert_replay_exact(source: str) -> Trace:
+    program = parse(source)
+    t = trace(program)
+    replayed = replay(t)
+    assert replayed == backward_grads(program, t)  # exactly: ==, not approx
+    assert replayed == {n.id: n.grad for n in t.nodes if n.grad is not None}
+    return t
+
+
+@pytest.mark.parametrize("source", PROGRAMS)
+def test_replaying_steps_gives_backward_grads_exactly(source: str) -> None:
+    assert_replay_exact(source)
+
+
+def test_presets_are_covered() -> None:
+    assert len(PRESET_SOURCES) >= 5
+
+
+def _names(i: int) -> str:
+    return f"x{i}"
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    """Random straight-line programs: inputs, then statements mixing every construct."""
+    n_inputs = draw(st.integers(1, 4))
+    lines = [f"x{i} = {draw(st.floats(0.2, 2.0)):.3f}" for i in range(n_inputs)]
+    names = [_names(i) for i in range(n_inputs)]
+    leaf = st.one_of(st.sampled_from(names), st.sampled_from(["0.5", "2", "1.5"]))
+
+    def extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        binary = st.tuples(children, st.sampled_from(["+", "-", "*"]), children).map(
+            lambda t: f"({t[0]} {t[1]} {t[2]})"
+        )
+        unary = st.tuples(st.sampled_from(["tanh", "sigmoid", "sin", "cos"]), children).map(
+            lambda t: f"{t[0]}({t[1]})"
+        )
+        method = children.map(lambda c: f"({c}).tanh()")
+        return st.one_of(binary, unary, method, children.map(lambda c: f"-{c}"))
+
+    for j in range(draw(st.integers(1, 5))):
+        expr = draw(st.recursive(leaf, extend, max_leaves=6))
+        target = draw(st.sampled_from([*names, f"t{j}"]))
+        op = draw(st.sampled_from(["=", "+=", "*=", "-="])) if target in names else "="
+        lines.append(f"{target} {op} {expr}")
+        if target not in names:
+            names.append(target)
+    lines.append(f"out = {' + '.join(names)}")
+    return "\n".join(lines)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_replay_is_exact_for_random_programs(source: str) -> None:
+    assert_replay_exact(source)
+
+
+def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
+    t = trace(parse("a = 3.0; b = a + a"))
+    a = next(n for n in t.nodes if n.label == "a")
+    assert [(e.source, e.position) for e in t.edges] == [(a.id, 0), (a.id, 1)]
+    steps = [s for s in t.backward if not s.seed]
+    assert len(steps) == 1
+    contributions = steps[0].contributions
+    assert [c.operand for c in contributions] == [a.id, a.id]
+    assert sum(c.contribution for c in contributions) == 2.0
+    assert contributions[1].grad_before == 1.0 and contributions[1].grad_after == 2.0
+    assert a.grad == 2.0
+
+
+def test_readme_trace_numbers() -> None:
+    t = trace(parse(MICROGRAD_README))
+    by_label = {n.label: n for n in t.nodes if n.label}
+    assert round(t.nodes[t.output].data, 4) == 24.7041
+    assert t.nodes[t.output].kind == "output" and t.nodes[t.output].label == "g₁"
+    assert round(by_label["a"].grad, 4) == 138.8338  # type: ignore[arg-type]
+    assert round(by_label["b"].grad, 4) == 645.5773  # type: ignore[arg-type]
+
+
+def test_node_ids_kinds_and_topology() -> None:
+    t = trace(parse("a = 2.0\nb = a * 3 + a"))
+    assert [n.id for n in t.nodes] == list(range(len(t.nodes)))
+    assert [n.kind for n in t.nodes] == ["input", "constant", "intermediate", "output"]
+    constant = t.nodes[1]
+    assert constant.grad is None and constant.data == 3.0
+    assert all(c.operand != constant.id for s in t.backward for c in s.contributions)
+    assert sorted(n.topo for n in t.nodes) == list(range(len(t.nodes)))
+    for e in t.edges:  # every operand comes before its result
+        assert t.nodes[e.source].topo < t.nodes[e.target].topo
+
+
+def test_ids_are_stable_for_value_only_changes() -> None:
+    one = trace(parse(MICROGRAD_README))
+    two = trace(parse(MICROGRAD_README, {"a": 0.5, "b": 1.25}))
+    assert [(n.id, n.label, n.kind, n.op, n.span) for n in one.nodes] == [
+        (n.id, n.label, n.kind, n.op, n.span) for n in two.nodes
+    ]
+    assert one.edges == two.edges
+    assert one.nodes[0].data != two.nodes[0].data
+
+
+def test_forward_steps_in_topological_order_with_readable_text() -> None:
+    t = trace(parse("a = -4.0\nb = 2.0\nc = a * b"))
+    (step,) = t.forward
+    assert step.node == t.output and step.operands == (-4.0, 2.0) and step.result == -8.0
+    assert step.text == "c = a * b = (−4.0) * 2.0 = −8.0"
+    topo = [t.nodes[s.node].topo for s in t.forward]
+    assert topo == sorted(topo)
+
+
+def test_backward_contribution_names_rule_and_local_expression() -> None:
+    t = trace(parse("x = 0.5\nw = 2.0\nh = x * w\ny = h.tanh()"))
+    tanh_step, mul_step = t.backward[1], t.backward[2]
+    (tanh_c,) = tanh_step.contributions
+    assert tanh_c.rule == "∂tanh(x)/∂x = 1 − tanh²(x)"
+    assert tanh_c.local_expr == "1 − y²"
+    assert tanh_c.local == pytest.approx(1 - math.tanh(1.0) ** 2)
+    x_c, w_c = mul_step.contributions
+    assert (x_c.local_expr, w_c.local_expr) == ("w", "x")
+    assert (x_c.local, w_c.local) == (2.0, 0.5)
+
+
+def test_local_expressions_of_unnamed_values_stay_readable() -> None:
+    t = trace(parse("a = 2.0\nb = 3.0\ny = (a + b) * (a - b)"))
+    mul = t.backward[1]
+    assert [c.local_expr for c in mul.contributions] == ["(a - b)", "(a + b)"]
+
+
+def test_numerical_check_beside_autograd_for_every_input() -> None:
+    t = trace(parse(LECTURE_NEURON))
+    assert [c.label for c in t.inputs] == ["x1", "w1", "x2", "w2", "b"]
+    for check in t.inputs:
+        assert not check.skipped
+        assert check.numeric == pytest.approx(check.grad, abs=1e-6)
+        assert check.grad == t.nodes[check.node].grad
+
+
+def test_numerical_check_is_none_when_a_nudge_leaves_the_domain() -> None:
+    t = trace(parse("x = 0.0\ny = sqrt(x + 1) * relu(x) + x"))
+    assert t.inputs[0].label == "x"  # still checked; relu's kink gives a finite estimate
+    t = trace(parse("x = 1e-300\ny = log(x)"))
+    assert t.inputs[0].numeric is None
+
+
+def test_op_counts() -> None:
+    t = trace(parse("a = 2.0\nb = 3.0\nc = a * b + a"))
+    # per operand: the local derivative (free for * and +), times upstream, then +=
+    assert (t.counts.forward, t.counts.backward) == (2, 8)
+    assert t.counts.ratio == 4.0
+
+
+def test_undefined_gradient_points_at_its_expression() -> None:
+    with pytest.raises(GradstepError) as err:
+        trace(parse("x = 2.0\ny = sqrt(x - 2.0) * x"))
+    assert err.value.kind == "domain"
+    assert err.value.span is not None and err.value.span.line == 2
+    assert err.value.span.column == 5  # sqrt(x - 2.0)
+
+
+def test_single_input_program() -> None:
+    t = trace(parse("x = 3.0"))
+    assert [n.kind for n in t.nodes] == ["output"]
+    assert t.backward[0].seed and t.nodes[0].grad == 1.0
+    assert t.forward == ()
