@@ -47,6 +47,8 @@ def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI could not decode the body (not UTF-8, ...)
+        return JSONResponse(error_body("the request body is not valid JSON", "json"), 422)
     body = error_body(str(exc.detail), getattr(exc, "kind", "http"))
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 

@@ -115,7 +115,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         id="relu-neuron",
         title="A two-input neuron with relu",
-        lesson="relu passes gradient only where its input is positive: here none flows back.",
+        lesson="relu passes gradient only where its input is positive: set x2 = 2 and none flows.",
         source=RELU_NEURON,
     ),
     Preset(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 from app.render import Rankdir
 
@@ -21,7 +21,7 @@ class GraphRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     source: str = Field(max_length=MAX_SOURCE_CHARS, description="the program, micrograd style")
-    values: dict[str, float] | None = Field(
+    values: dict[str, FiniteFloat] | None = Field(
         None, max_length=MAX_VALUES, description="input values replacing those in the source"
     )
     rankdir: Rankdir = Field("LR", description="LR: left to right (micrograd's), TB: top down")

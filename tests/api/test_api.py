@@ -1,0 +1,195 @@
+"""The HTTP API through TestClient, on each Graphviz backend present."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.presets import MICROGRAD_README, PRESETS
+from app.schemas import GraphResponse
+
+GEOMETRY_ONLY = re.compile(r">[^<]*</text>|class=\"[^\"]*\"")
+
+
+def ids_in(svg: str) -> dict[str, ET.Element]:
+    return {el.get("id"): el for el in ET.fromstring(svg).iter() if el.get("id")}
+
+
+def node(body: dict, label: str) -> dict:
+    return next(n for n in body["trace"]["nodes"] if n["label"] == label)
+
+
+def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) -> None:
+    response = client.post("/api/graph", json={"source": MICROGRAD_README})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    GraphResponse.model_validate(body)  # the JSON is exactly what /openapi.json promises
+    output = body["trace"]["nodes"][body["trace"]["output"]]
+    assert round(output["data"], 4) == 24.7041
+    assert round(node(body, "a")["grad"], 4) == 138.8338
+    assert round(node(body, "b")["grad"], 4) == 645.5773
+    elements = ids_in(body["svg"])
+    for n in body["trace"]["nodes"]:
+        assert f"n{n['id']}" in elements and f"n{n['id']}-grad" in elements
+        if n["op"]:
+            assert f"op{n['id']}" in elements
+    for e in body["trace"]["edges"]:
+        assert f"e{e['target']}-{e['position']}" in elements
+    assert elements[f"n{output['id']}-data"].text == "data 24.7041"
+    assert body["backend"] == client.get("/healthz").json()["backend"]
+
+
+def test_value_only_change_keeps_the_layout_and_changes_the_numbers(client: TestClient) -> None:
+    source = "x = 2.0\nw = -3.0\nb = 6.5\nn = x*w + b\no = n.tanh()\n"
+    first = client.post("/api/graph", json={"source": source, "rankdir": "TB"}).json()
+    second = client.post(
+        "/api/graph", json={"source": source, "values": {"x": 1.0}, "rankdir": "TB"}
+    ).json()
+    assert second["timings"]["layout_cached"] is True
+    assert second["timings"]["layout_ms"] == 0
+    assert GEOMETRY_ONLY.sub("", first["svg"]) == GEOMETRY_ONLY.sub("", second["svg"])
+    x = node(first, "x")["id"]
+    assert ids_in(first["svg"])[f"n{x}-data"].text == "data 2.0000"
+    assert ids_in(second["svg"])[f"n{x}-data"].text == "data 1.0000"
+    assert first["svg"] != second["svg"]
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
+def test_every_preset_draws(client: TestClient, preset) -> None:
+    response = client.post("/api/graph", json={"source": preset.source})
+    assert response.status_code == 200, response.text
+
+
+def test_presets_list(client: TestClient) -> None:
+    presets = client.get("/api/presets").json()
+    assert [p["id"] for p in presets][:2] == ["micrograd-readme", "lecture-neuron"]
+    assert len(presets) == 7 and all(p["title"] and p["lesson"] for p in presets)
+
+
+def test_standalone_svg_of_a_step(client: TestClient) -> None:
+    source = quote("a = 3.0\nb = a + a\n")
+    response = client.get(f"/api/graph.svg?source={source}&step=1&phase=backward&theme=dark")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(response.content)
+    assert root.get("class") == "gradstep-graph theme-dark"
+    assert root.find("{http://www.w3.org/2000/svg}style") is not None
+    elements = ids_in(response.text)
+    assert elements["n0-grad"].text == "grad 2.0000"
+    assert "flow" in elements["e1-0"].get("class")
+
+
+@pytest.mark.parametrize("values", ["a=5", '{"a": 5}', " a = 5 "])
+def test_standalone_svg_values_in_both_formats(client: TestClient, values: str) -> None:
+    url = f"/api/graph.svg?source={quote('a = 3.0; b = a * 2')}&values={quote(values)}"
+    response = client.get(url)
+    assert response.status_code == 200, response.text
+    assert ids_in(response.text)["n0-data"].text == "data 5.0000"
+
+
+def test_forward_step_hides_later_data(client: TestClient) -> None:
+    url = f"/api/graph.svg?source={quote('a = 3.0; b = a * 2; c = b + 1')}&step=0&phase=forward"
+    elements = ids_in(client.get(url).text)
+    texts = {el.text for key, el in elements.items() if key.endswith("-data")}
+    assert "data ?" in texts and "data 6.0000" in texts
+
+
+def test_openapi_describes_requests_and_responses(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    post = schema["paths"]["/api/graph"]["post"]
+    assert post["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "GraphRequest"
+    )
+    ok = post["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert ok.endswith("GraphResponse")
+    assert post["responses"]["422"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "ErrorResponse"
+    )
+    assert "NodeOut" in schema["components"]["schemas"]
+
+
+BAD_POSTS = [
+    ("malformed JSON", b'{"source": "a = 1"', "json"),
+    ("not an object", b"[1, 2]", "request"),
+    ("no source", b"{}", "request"),
+    ("source not a string", b'{"source": 3}', "request"),
+    ("unknown field", b'{"source": "a = 1", "extra": 1}', "request"),
+    ("bad rankdir", b'{"source": "a = 1", "rankdir": "RL"}', "request"),
+    ("value not a number", b'{"source": "a = 1", "values": {"a": "x"}}', "request"),
+    ("NaN value", b'{"source": "a = 1", "values": {"a": NaN}}', "request"),
+    ("syntax error", b'{"source": "a = (1 +"}', "syntax"),
+    ("unknown name", b'{"source": "b = a * 2"}', "name"),
+    ("domain error", b'{"source": "x = -1.0\\ny = log(x)"}', "domain"),
+    ("import", b'{"source": "import os"}', "unsupported"),
+    ("not UTF-8", b'{"source": "\xff"}', "json"),
+]
+
+
+@pytest.mark.parametrize(("why", "body", "kind"), BAD_POSTS, ids=[b[0] for b in BAD_POSTS])
+def test_bad_posts_get_422_with_the_error_shape(
+    client: TestClient, why: str, body: bytes, kind: str
+) -> None:
+    response = client.post("/api/graph", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, (why, response.text)
+    error = response.json()["error"]
+    assert set(error) == {"message", "kind", "line", "column", "end_column"}
+    assert error["kind"] == kind and error["message"]
+
+
+def test_source_errors_carry_their_span(client: TestClient) -> None:
+    error = client.post("/api/graph", json={"source": "x = -1.0\ny = log(x)"}).json()["error"]
+    assert (error["line"], error["column"]) == (2, 5)
+    assert error["end_column"] > error["column"]
+
+
+BAD_GETS = [
+    ("no source", "/api/graph.svg", "request"),
+    ("step too far", f"/api/graph.svg?source={quote('a = 1.0; b = a * 2')}&step=9", "request"),
+    ("negative step", f"/api/graph.svg?source={quote('b = 2.0 * 3')}&step=-1", "request"),
+    ("bad phase", f"/api/graph.svg?source={quote('b = 2.0 * 3')}&step=0&phase=up", "request"),
+    ("bad theme", f"/api/graph.svg?source={quote('b = 2.0 * 3')}&theme=blue", "request"),
+    ("bad values", f"/api/graph.svg?source={quote('a = 1.0')}&values=a%3Dx", "request"),
+    ("bad JSON values", f"/api/graph.svg?source={quote('a = 1.0')}&values=%7Ba", "request"),
+    ("NaN in values", f"/api/graph.svg?source={quote('a = 1.0')}&values=a%3Dnan", "request"),
+    ("syntax error", f"/api/graph.svg?source={quote('a = = 1')}", "syntax"),
+    ("unknown path", "/api/nothing", "http"),
+]
+
+
+@pytest.mark.parametrize(("why", "url", "kind"), BAD_GETS, ids=[b[0] for b in BAD_GETS])
+def test_bad_gets_get_the_error_shape(client: TestClient, why: str, url: str, kind: str) -> None:
+    response = client.get(url)
+    assert response.status_code == (404 if kind == "http" else 422), (why, response.text)
+    assert response.json()["error"]["kind"] == kind
+
+
+def test_oversized_body_is_refused_by_its_length(client: TestClient) -> None:
+    body = b'{"source": "' + b"1+" * 200_000 + b'1"}'
+    response = client.post("/api/graph", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["error"]["kind"] == "limit"
+
+
+def test_oversized_streamed_body_is_refused_while_it_streams(client: TestClient) -> None:
+    sent = []
+
+    def chunks():  # no Content-Length: the limit must count bytes as they arrive
+        for _ in range(1_000):
+            sent.append(1)
+            yield b" " * 4096
+
+    response = client.post(
+        "/api/graph", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["kind"] == "limit"
+
+
+def test_too_many_values_to_draw_is_refused_by_name(client: TestClient) -> None:
+    source = "x = 1.0\n" + "".join(f"x = x * 1.0001 + {i}\n" for i in range(700))
+    error = client.post("/api/graph", json={"source": source}).json()["error"]
+    assert error["kind"] == "limit" and "draws at most 2,000" in error["message"]

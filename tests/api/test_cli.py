@@ -1,0 +1,54 @@
+"""The command line: render to a file, errors as a message and exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_render_writes_a_standalone_svg_of_a_step(tmp_path: Path) -> None:
+    out = tmp_path / "graph.svg"
+    status = main(["render", "a = 3.0\nb = a + a", "-o", str(out), "--step", "1"])
+    assert status == 0
+    root = ET.parse(out).getroot()
+    texts = {el.get("id"): el.text for el in root.iter() if el.get("id")}
+    assert texts["n0-grad"] == "grad 2.0000"
+    assert root.get("class") == "gradstep-graph theme-light"
+
+
+def test_render_reads_a_file_and_values(tmp_path: Path) -> None:
+    program = tmp_path / "p.txt"
+    program.write_text("x = 1.0\ny = x * 4\n")
+    out = tmp_path / "g.svg"
+    assert main(["render", f"@{program}", "-o", str(out), "--values", "x=2"]) == 0
+    assert "data 8.0000" in out.read_text()
+
+
+def test_render_error_is_a_message_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["render", "y = log(0.0 * 1)", "-o", str(tmp_path / "x.svg")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gradstep: ") and "Traceback" not in err
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_module_entry_point_runs(tmp_path: Path) -> None:
+    out = tmp_path / "g.svg"
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "render", "a = 2.0; b = a * a", "-o", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "data 4.0000" in out.read_text()
