@@ -178,6 +178,8 @@ def _unary(op: Op, a: Value | float) -> Value:
         out = math.inf
     if not _isfinite(out):
         raise overflow(op, (a.data,))
+    if a.constant:  # as in _binary: sqrt(0) of a plain 0 must not fail at backward
+        local = (0.0,)
     return _result(op, (a,), out, local)
 
 

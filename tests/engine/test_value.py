@@ -115,3 +115,10 @@ def test_parents_are_ordered_and_keep_duplicates() -> None:
     assert (a - b).parents == (a, b)
     assert (b - a).parents == (b, a)
     assert (a * a).parents == (a, a)
+
+
+def test_a_function_of_a_plain_number_is_a_constant_with_no_gradient() -> None:
+    x = Value(2.0)
+    y = x * engine.sqrt(0.0) + x  # sqrt'(0) is undefined, but the 0 is a constant
+    y.backward()
+    assert x.grad == 1.0
