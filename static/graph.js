@@ -1,0 +1,237 @@
+// The SVG on the page: mounted once per program structure, then only its classes and texts
+// change. Every write is skipped when the element already shows it, so a step touches only
+// the handful of elements whose state moved.
+
+import { formatNumber } from "./format.js";
+import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING, gradBucket } from "./model.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
+const OP_FLAGS = ["data-pending", "current"];
+const EDGE_FLAGS = ["current", "flow"];
+
+/** Parse the server's SVG text and put it in `container`; returns the handle render() uses. */
+export function mountGraph(container, svgText, model) {
+  const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  const parsed = doc.documentElement;
+  if (parsed.nodeName !== "svg") throw new Error("the server sent an SVG that does not parse");
+  const svg = document.importNode(parsed, true);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "The computation graph");
+  container.replaceChildren(svg);
+  const graph = { svg, values: [], ops: [], edges: new Map(), viewBox: null, home: null, count: model.count };
+  indexElements(graph, model);
+  addTopoBadges(graph, model);
+  const vb = svg.viewBox.baseVal;
+  graph.home = { x: vb.x, y: vb.y, width: vb.width, height: vb.height };
+  return graph;
+}
+
+function indexElements(graph, model) {
+  const byId = (id) => graph.svg.getElementById(id);
+  for (let id = 0; id < model.count; id++) {
+    const g = byId(`n${id}`);
+    graph.values.push(
+      g && {
+        g,
+        data: byId(`n${id}-data`),
+        grad: byId(`n${id}-grad`),
+        flags: 0,
+        bin: null,
+        dataText: null,
+        gradText: null,
+      },
+    );
+    if (g) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.dataset.node = String(id);
+      const label = model.byId[id].label ?? `node ${id}`;
+      g.setAttribute("aria-label", `${model.byId[id].kind} ${label}`);
+    }
+    const op = byId(`op${id}`);
+    graph.ops.push(op && { g: op, flags: 0 });
+    const r = byId(`r${id}`);
+    if (r) graph.edges.set(`r${id}`, { g: r, flags: 0 });
+  }
+  for (const e of model.trace.edges) {
+    const key = `e${e.target}-${e.position}`;
+    const g = byId(key);
+    if (g) graph.edges.set(key, { g, flags: 0 });
+  }
+}
+
+/** A small numbered disc at each value's top-left corner; CSS shows them on request. */
+function addTopoBadges(graph, model) {
+  for (let id = 0; id < model.count; id++) {
+    const entry = graph.values[id];
+    if (!entry) continue;
+    const box = entry.g.querySelector("polygon")?.getBBox();
+    if (!box) continue;
+    const badge = document.createElementNS(SVG_NS, "g");
+    badge.setAttribute("class", "topo-badge");
+    badge.setAttribute("aria-hidden", "true");
+    const circle = document.createElementNS(SVG_NS, "circle");
+    circle.setAttribute("cx", String(box.x));
+    circle.setAttribute("cy", String(box.y));
+    circle.setAttribute("r", "9");
+    const text = document.createElementNS(SVG_NS, "text");
+    text.setAttribute("x", String(box.x));
+    text.setAttribute("y", String(box.y + 3.5));
+    text.setAttribute("text-anchor", "middle");
+    text.textContent = String(model.byId[id].topo);
+    badge.append(circle, text);
+    entry.g.append(badge);
+  }
+}
+
+function setFlags(entry, names, flags) {
+  const changed = entry.flags ^ flags;
+  if (!changed) return;
+  for (let bit = 0; bit < names.length; bit++) {
+    if (changed & (1 << bit)) entry.g.classList.toggle(names[bit], Boolean(flags & (1 << bit)));
+  }
+  entry.flags = flags;
+}
+
+function setText(entry, key, el, text) {
+  if (el && entry[key] !== text) {
+    el.textContent = text;
+    entry[key] = text;
+  }
+}
+
+/** Make the SVG show `view` (see model.viewAt). Idempotent; writes only what differs. */
+export function paintGraph(graph, model, view, decimals, selected, showTopo) {
+  for (let id = 0; id < model.count; id++) {
+    const entry = graph.values[id];
+    if (!entry) continue;
+    const node = model.byId[id];
+    const known = view.dataKnown[id] === 1;
+    const state = view.gradState[id];
+    let flags = known ? 1 : 2;
+    if (state === GRAD_NONE) flags |= 4;
+    else if (state === GRAD_PENDING) flags |= 8;
+    else if (state === GRAD_PARTIAL) flags |= 16;
+    else if (state === GRAD_FINAL) flags |= 32;
+    if (view.current === id) flags |= 64;
+    if (selected === id) flags |= 128;
+    setFlags(entry, VALUE_FLAGS, flags);
+
+    const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? gradBucket(view.grad[id], model.maxAbsGrad) : null;
+    if (bin !== entry.bin) {
+      if (entry.bin !== null) entry.g.classList.remove(`gbin-${entry.bin}`);
+      if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
+      entry.bin = bin;
+    }
+    setText(entry, "dataText", entry.data, `data ${known ? formatNumber(node.data, decimals) : "?"}`);
+    let grad = "grad ?";
+    if (state === GRAD_NONE) grad = "grad —";
+    else if (state !== GRAD_PENDING) grad = `grad ${formatNumber(view.grad[id], decimals)}`;
+    setText(entry, "gradText", entry.grad, grad);
+
+    const op = graph.ops[id];
+    if (op) setFlags(op, OP_FLAGS, (known ? 0 : 1) | (view.current === id ? 2 : 0));
+  }
+  const lit = new Set(view.edges);
+  for (const [key, entry] of graph.edges) {
+    const on = lit.has(key);
+    setFlags(entry, EDGE_FLAGS, on ? (view.flow ? 2 : 1) : 0);
+  }
+  graph.svg.classList.toggle("show-topo", showTopo);
+}
+
+/** The value node id under a DOM event target, or null. */
+export function nodeIdOf(target) {
+  const g = target.closest?.("g.node.value");
+  return g ? Number(g.dataset.node) : null;
+}
+
+/* zoom and pan, by rewriting the viewBox (the browser redraws the vector image sharply) */
+
+function setViewBox(graph, box) {
+  graph.viewBox = box;
+  graph.svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
+}
+
+/** The whole graph in view, with a small margin. */
+export function fitGraph(graph) {
+  const h = graph.home;
+  const pad = Math.max(h.width, h.height) * 0.02;
+  setViewBox(graph, { x: h.x - pad, y: h.y - pad, width: h.width + 2 * pad, height: h.height + 2 * pad });
+}
+
+/** Zoom by `factor` (> 1 zooms in) about a point given in client pixels (default: centre). */
+export function zoomGraph(graph, factor, clientX = null, clientY = null) {
+  const box = graph.viewBox ?? graph.home;
+  const rect = graph.svg.getBoundingClientRect();
+  // preserveAspectRatio centres the box and scales it by the larger ratio ("meet")
+  const cx = clientX ?? rect.left + rect.width / 2;
+  const cy = clientY ?? rect.top + rect.height / 2;
+  const renderedScale = Math.max(box.width / rect.width, box.height / rect.height) || 1;
+  const px = box.x + box.width / 2 + (cx - (rect.left + rect.width / 2)) * renderedScale;
+  const py = box.y + box.height / 2 + (cy - (rect.top + rect.height / 2)) * renderedScale;
+  const minWidth = 40;
+  const maxWidth = graph.home.width * 20;
+  const width = Math.min(Math.max(box.width / factor, minWidth), maxWidth);
+  const f = width / box.width;
+  setViewBox(graph, {
+    x: px - (px - box.x) * f,
+    y: py - (py - box.y) * f,
+    width,
+    height: box.height * f,
+  });
+}
+
+/** Move the view by a drag of (dx, dy) client pixels. */
+export function panGraph(graph, dx, dy) {
+  const box = graph.viewBox ?? graph.home;
+  const rect = graph.svg.getBoundingClientRect();
+  const s = Math.max(box.width / rect.width, box.height / rect.height) || 1;
+  setViewBox(graph, { ...box, x: box.x - dx * s, y: box.y - dy * s });
+}
+
+/** A node's box in viewBox coordinates (Graphviz translates its top group). */
+function nodeBox(graph, id) {
+  const poly = graph.values[id]?.g.querySelector("polygon");
+  if (!poly) return null;
+  const b = poly.getBBox();
+  const m = graph.svg.getElementById("graph0")?.transform.baseVal.consolidate()?.matrix;
+  return { x: b.x + (m ? m.e : 0), y: b.y + (m ? m.f : 0), width: b.width, height: b.height };
+}
+
+function renderedScale(graph, box) {
+  const rect = graph.svg.getBoundingClientRect();
+  return Math.min(rect.width / box.width, rect.height / box.height) || 1;
+}
+
+/** Fit the graph; if that makes its text too small to read, zoom to `minScale` around `id`. */
+export function fitReadable(graph, id, minScale) {
+  fitGraph(graph);
+  const box = graph.viewBox;
+  const rect = graph.svg.getBoundingClientRect();
+  if (renderedScale(graph, box) >= minScale || !rect.width) return;
+  const target = nodeBox(graph, id) ?? { x: box.x, y: box.y + box.height / 2, width: 0, height: 0 };
+  const width = rect.width / minScale;
+  const height = rect.height / minScale;
+  const cx = Math.min(Math.max(target.x + target.width / 2, box.x + width / 2), box.x + box.width - width / 2);
+  setViewBox(graph, { x: cx - width / 2, y: target.y + target.height / 2 - height / 2, width, height });
+}
+
+/** Bring a node into view if it is outside the visible box (stepping through a big graph). */
+export function revealNode(graph, id) {
+  const b = nodeBox(graph, id);
+  const box = graph.viewBox;
+  if (!b || !box) return;
+  // the visible area is larger than the box along one axis (the aspect ratio is kept)
+  const rect = graph.svg.getBoundingClientRect();
+  const s = Math.max(box.width / rect.width, box.height / rect.height) || 1;
+  const vw = rect.width * s;
+  const vh = rect.height * s;
+  const vx = box.x + box.width / 2 - vw / 2;
+  const vy = box.y + box.height / 2 - vh / 2;
+  if (b.x >= vx && b.y >= vy && b.x + b.width <= vx + vw && b.y + b.height <= vy + vh) return;
+  setViewBox(graph, { ...box, x: b.x + b.width / 2 - box.width / 2, y: b.y + b.height / 2 - box.height / 2 });
+}
