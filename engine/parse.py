@@ -31,6 +31,11 @@ _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 )
+# Cyrillic and Greek letters drawn like Latin ones: a small stand-in for Unicode's confusables.
+_HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁАВЕКМНОРСТХІЈЅοαικνρτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdABEKMHOPCTXIJSoaikvptuxABEZHIKMNOPTYX",
+)
 _FOUND = {
     ast.Subscript: "a subscript",
     ast.Lambda: "a lambda",
@@ -263,14 +268,11 @@ def _describe(name: str) -> str:
 
 
 def _lookalike(name: str, assigned: Iterable[str]) -> str:
-    """A hint when an assigned name differs from ``name`` only in non-ASCII look-alikes."""
+    """A hint when an assigned name looks the same as ``name`` (Cyrillic а for Latin a)."""
+    skeleton = name.translate(_HOMOGLYPHS)
     for other in assigned:
-        if len(other) == len(name) and other != name:
-            if all(
-                a == b or not (a.isascii() and b.isascii())
-                for a, b in zip(name, other, strict=True)
-            ):
-                return f" (did you mean {_describe(other)}, which looks the same?)"
+        if other != name and other.translate(_HOMOGLYPHS) == skeleton:
+            return f" (did you mean {_describe(other)}, which looks the same?)"
     return ""
 
 
