@@ -10,7 +10,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.jsonout import dumps, plain
+from app.jsonout import graph_json
 from app.layout import Layout
 from app.pipeline import draw
 from app.presets import PRESETS
@@ -48,9 +48,8 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
         "total_ms": (time.perf_counter() - start) * 1000,
         "layout_cached": drawn.laid_out.cached,
     }
-    payload = {"trace": plain(drawn.trace), "svg": svg, "backend": layout.backend}
-    payload["timings"] = timings
-    return Response(dumps(payload), media_type="application/json")
+    body_json = graph_json(drawn.trace, svg, layout.backend, timings)
+    return Response(body_json, media_type="application/json")
 
 
 def parse_values_query(text: str | None) -> dict[str, float] | None:

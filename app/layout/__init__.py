@@ -54,12 +54,20 @@ class Layout:
             return self._wasm.layout(source, self.settings.timeout)
         return layout_with_dot(source, self.settings.timeout)
 
-    def template(self, source: str) -> LaidOut:
+    def cached(self, source: str) -> LaidOut | None:
+        """The cached layout of ``source`` (marked most recently used), or None."""
         with self._lock:
             template = self._cache.get(source)
-            if template is not None:
-                self._cache.move_to_end(source)
-                return LaidOut(template, True, 0.0)
+            if template is None:
+                return None
+            self._cache.move_to_end(source)
+            return LaidOut(template, True, 0.0)
+
+    def template(self, source: str) -> LaidOut:
+        """The layout of ``source`` as a template, from the cache or laid out now."""
+        hit = self.cached(source)
+        if hit is not None:
+            return hit
         start = time.perf_counter()
         template = make_template(self.svg(source))
         elapsed = (time.perf_counter() - start) * 1000

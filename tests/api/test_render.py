@@ -160,3 +160,18 @@ def test_step_out_of_range_is_a_clear_error() -> None:
 )
 def test_grad_bins(grad: float, expected: int) -> None:
     assert grad_bin(grad, 1.0) == expected
+
+
+def test_structure_from_the_program_is_the_trace_structure() -> None:
+    """Layout starts from the parsed Value graph before the trace exists: the DOT must be the
+    one the trace gives, or ids would not match the trace."""
+    from programs import mlp_source
+
+    from app.presets import PRESETS
+    from app.render import structure_digraph
+    from engine import parse, trace
+
+    for source in [p.source for p in PRESETS] + [mlp_source((2, 3, 1))]:
+        program = parse(source)
+        before = structure_digraph(program.output, "TB").source
+        assert before == trace_digraph(trace(program), "TB").source
