@@ -3,6 +3,8 @@ nothing but GradstepError ever escapes (no traceback, RecursionError or MemoryEr
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -255,3 +257,26 @@ def test_random_values_only_raise_gradstep_error(source: str, values: dict[str, 
         trace(parse("a = 1.0\nb = 2.0\n" + source, values))
     except GradstepError:
         pass
+
+
+def _frames() -> int:
+    frame, n = sys._getframe(), 0
+    while frame is not None:
+        frame, n = frame.f_back, n + 1
+    return n
+
+
+def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
+    """ast.parse recurses on the C stack with a budget tied to Python's recursion limit: called
+    with little stack left, a chain within MAX_OPERATORS overflows it; that is a limit error."""
+    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
+
+    def at_depth(n: int) -> None:
+        if n > 0:
+            at_depth(n - 1)
+            return
+        with pytest.raises(GradstepError) as err:
+            parse(source)
+        assert err.value.kind == "limit"
+
+    at_depth(sys.getrecursionlimit() - _frames() - 120)
