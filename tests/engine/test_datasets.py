@@ -17,6 +17,7 @@ MAKERS: dict[str, Callable[..., datasets.Dataset]] = {
     "circles": lambda seed: datasets.circles(101, noise=0.05, seed=seed),
     "spiral": lambda seed: datasets.spiral(151, classes=3, seed=seed),
 }
+SIZES = {"xor": 100, "moons": 101, "circles": 101, "spiral": 151}
 
 
 @pytest.mark.parametrize("name", MAKERS)
@@ -31,7 +32,7 @@ def test_seeded_reproducible_and_the_global_generator_untouched(name: str) -> No
 @pytest.mark.parametrize("name", MAKERS)
 def test_shapes_and_balanced_classes(name: str) -> None:
     X, y = MAKERS[name](0)
-    assert len(X) == len(y)
+    assert len(X) == len(y) == SIZES[name]
     assert all(len(x) == 2 and all(math.isfinite(v) for v in x) for x in X)
     counts = Counter(y)
     assert sorted(counts) == list(range(len(counts)))
