@@ -26,6 +26,7 @@ _BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.
 _OPENING = frozenset("([{")
 _CLOSING = frozenset(")]}")
 _NOT_OPERATORS = frozenset("( ) [ ] { } , ; : = += -= *= /= **= //= %= @= &= |= ^= >>= <<=".split())
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 # Characters that reorder or hide text ("Trojan Source"): refused even inside comments.
 _INVISIBLE = frozenset(
@@ -94,7 +95,7 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     given = _check_values(values or {})
     _check_text(source)
     tree = _parse_tree(source)
-    lines = source.splitlines() or [""]
+    lines = _LINE_BREAK.split(source)  # Python's line breaks only, not str.splitlines()'s
     checker = _Checker(lines)
     plan = checker.check(tree)
     builder = _Builder(lines, given)
@@ -219,7 +220,7 @@ def _too_many_digits(source: str) -> GradstepError:
 def _syntax_error(e: SyntaxError, source: str) -> GradstepError:
     if "integer string conversion" in str(e.msg):
         return _too_many_digits(source)
-    lines = source.splitlines() or [""]
+    lines = _LINE_BREAK.split(source)
     line = min(max(e.lineno or 1, 1), len(lines))
     text = lines[line - 1]
     column = min(max(e.offset or 1, 1), len(text) + 1)
@@ -243,17 +244,26 @@ class _Step:
 
 
 def _spanner(lines: list[str]) -> Callable[[ast.AST], Span]:
+    ascii_lines = [line.isascii() for line in lines]
+    cache: dict[ast.AST, Span] = {}
+
+    def column(line: int, offset: int) -> int:
+        """ast gives UTF-8 byte offsets; spans count characters (the same in an ASCII line)."""
+        if ascii_lines[line - 1]:
+            return offset + 1
+        return len(lines[line - 1].encode()[:offset].decode(errors="replace")) + 1
+
     def span(node: ast.AST) -> Span:
-        """ast gives UTF-8 byte offsets; spans count characters."""
-        line = node.lineno  # type: ignore[attr-defined]
-        text = lines[line - 1] if line - 1 < len(lines) else ""
-        raw = text.encode()
-        column = len(raw[: node.col_offset].decode(errors="replace")) + 1  # type: ignore[attr-defined]
-        if getattr(node, "end_lineno", line) == line and node.end_col_offset is not None:  # type: ignore[attr-defined]
-            end = len(raw[: node.end_col_offset].decode(errors="replace")) + 1  # type: ignore[attr-defined]
-        else:
-            end = len(text) + 1
-        return Span(line, column, max(end, column + 1))
+        found = cache.get(node)
+        if found is None:
+            line = min(node.lineno, len(lines))  # type: ignore[attr-defined]
+            start = column(line, node.col_offset)  # type: ignore[attr-defined]
+            if node.end_lineno == node.lineno and node.end_col_offset is not None:  # type: ignore[attr-defined]
+                end = column(line, node.end_col_offset)  # type: ignore[attr-defined]
+            else:  # a span is one line: to the end of the first
+                end = len(lines[line - 1]) + 1
+            found = cache[node] = Span(line, start, max(end, start + 1))
+        return found
 
     return span
 

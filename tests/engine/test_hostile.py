@@ -46,6 +46,8 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("greek name never assigned", "α = 2.0\nβ2 = α * β", "name", (2, 10, 11)),
     ("non-breaking space", "x = 2.0\ny =\u00a0x", "syntax", (2, 4, 5)),
     ("emoji", "x = 2.0\ny = x * 🙂", "syntax", (2, 9, 10)),
+    ("line separator in a comment", "x = 2.0 # a\u2028b\ny = x +* 2", "syntax", (2, 8, 9)),
+    ("old Mac line endings", "x = 2.0\ry = x ** log(-x)", "domain", (2, 10, 17)),
     ("full-width digits", "x = ２.0", "syntax", (1, 5, 6)),
     # names
     ("unknown names", "y = z * w + q", "name", (1, 5, 6)),
