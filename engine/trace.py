@@ -162,10 +162,22 @@ class _Names:
         self.labels = program.labels
 
     def __call__(self, v: Value) -> str:
-        text = v.label or self.labels.get(v) or _full(v.data)
-        if v.label is None and any(ch in text for ch in " +-*/−"):
-            return f"({text})"
-        return text
+        if v.label:
+            return v.label
+        if v.constant:
+            return f"{v.data:.6g}".replace("-", "−")
+        text = self.labels.get(v) or _full(v.data)
+        return f"({text})" if _has_loose_operator(text) else text
+
+
+def _has_loose_operator(text: str) -> bool:
+    """True for `a * b` (it needs parentheses inside a formula), false for `tanh(a * b)`."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in "+-*/−" and i > 0:  # a leading minus belongs to a number
+            return True
+    return False
 
 
 def _full(x: float) -> str:

@@ -221,3 +221,11 @@ def test_single_input_program() -> None:
     assert [n.kind for n in t.nodes] == ["output"]
     assert t.backward[0].seed and t.nodes[0].grad == 1.0
     assert t.forward == ()
+
+
+def test_local_expressions_parenthesise_only_loose_operators() -> None:
+    t = trace(parse("x = 2.0\ny = tanh(x * x) * (x - 1) * -3"))
+    exprs = [c.local_expr for s in t.backward for c in s.contributions]
+    assert exprs[0] == "−3"  # a constant, with a true minus sign
+    assert "tanh(x * x)" in exprs  # a call needs no parentheses
+    assert "(x - 1)" in exprs
