@@ -1,0 +1,298 @@
+"""The training loop of the training lab, over engine.nn, losses, optim and datasets.
+
+``train(config)`` is a generator: one ``EpochReport`` per epoch, a ``Boundary`` every
+``config.boundary_every`` epochs (and after the last), then one ``Finished`` with the model's
+weights. ``should_stop`` is asked before every batch, so a run can be cancelled between batches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from engine import datasets, losses, nn, optim
+from engine.boundary import Bounds, Grid, bounds_of, decision_grid
+from engine.errors import GradstepError
+from engine.value import Value
+
+DATASETS = ("xor", "moons", "circles", "spiral")
+LOSSES = ("hinge", "mse", "bce", "softmax")
+SCHEDULES = ("constant", "linear", "step")
+SPIRAL_CLASSES = 3
+LINEAR_END_FACTOR = 0.1  # "linear": 1.0 → 0.1 of the base rate over the run (micrograd's demo)
+STEP_GAMMA = 0.5  # "step": halved after every quarter of the run
+
+
+@dataclass(frozen=True, slots=True)
+class TrainConfig:
+    dataset: str = "moons"
+    size: int = 100
+    noise: float = 0.1
+    seed: int = 1  # the data's seed
+    model_seed: int = 0  # the initial weights' (and the batch order's) seed
+    hidden: tuple[int, ...] = (16, 16)
+    activation: str = "relu"
+    loss: str = "hinge"
+    l2: float = 1e-4
+    lr: float = 1.0
+    schedule: str = "linear"
+    batch_size: int = 0  # 0: the whole dataset in every step (full batch)
+    epochs: int = 100
+    boundary_every: int = 0  # 0: about 25 boundaries over the run
+    grid: int = 40
+
+
+PRESETS: dict[str, tuple[str, TrainConfig]] = {
+    "micrograd-moons": (
+        "micrograd's demo: moons, MLP(2, [16, 16, 1]), max-margin loss + L2, lr 1.0 − 0.9·k/100",
+        TrainConfig(),
+    ),
+    "xor-tanh": (
+        "XOR with a 2-8-1 tanh net, MSE to ±1 targets, lr 0.05 for 200 epochs",
+        TrainConfig(
+            dataset="xor",
+            size=4,
+            noise=0.0,
+            seed=0,
+            model_seed=42,
+            hidden=(8,),
+            activation="tanh",
+            loss="mse",
+            l2=0.0,
+            lr=0.05,
+            schedule="constant",
+            epochs=200,
+        ),
+    ),
+    "spiral-softmax": (
+        "Three spiral arms, softmax cross-entropy: the multi-class case",
+        TrainConfig(
+            dataset="spiral",
+            size=150,
+            noise=0.2,
+            seed=0,
+            hidden=(16, 16),
+            activation="relu",
+            loss="softmax",
+            l2=1e-4,
+            lr=0.5,
+            schedule="linear",
+            batch_size=30,
+            epochs=100,
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The data and the freshly initialised model a config describes."""
+
+    config: TrainConfig
+    points: list[list[float]]
+    labels: list[int]  # class indices 0..classes−1, as the datasets give them
+    classes: int
+    model: nn.MLP
+    bounds: Bounds
+
+
+@dataclass(frozen=True, slots=True)
+class EpochReport:
+    epoch: int  # 1-based
+    epochs: int
+    loss: float  # mean over the epoch's batches (data loss + L2), before each batch's update
+    accuracy: float  # share of the epoch's points classified right, before each update
+    lr: float  # the rate of the epoch's last step
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    epoch: int
+    grid: Grid
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    epochs_run: int
+    stopped: bool  # cancelled by should_stop before the last epoch
+    loss: float  # the final model on the whole dataset
+    accuracy: float
+    parameters: list[float] = field(repr=False)
+
+
+Event = EpochReport | Boundary | Finished
+
+
+def parameter_count(config: TrainConfig) -> int:
+    sizes = [2, *config.hidden, output_size(config)]
+    return sum((sizes[i] + 1) * sizes[i + 1] for i in range(len(sizes) - 1))
+
+
+def output_size(config: TrainConfig) -> int:
+    if config.loss != "softmax":
+        return 1
+    return SPIRAL_CLASSES if config.dataset == "spiral" else 2
+
+
+def check(config: TrainConfig) -> None:
+    """Refuses a config the loop cannot run, naming the field."""
+    _one_of("dataset", config.dataset, DATASETS)
+    _one_of("loss", config.loss, LOSSES)
+    _one_of("schedule", config.schedule, SCHEDULES)
+    _one_of("activation", config.activation, tuple(nn.ACTIVATIONS))
+    if config.dataset == "spiral" and config.loss != "softmax":
+        raise GradstepError(
+            f"the spiral has {SPIRAL_CLASSES} classes; the {config.loss} loss separates two: "
+            "choose softmax cross-entropy",
+            kind="value",
+        )
+    smallest = {"xor": 4, "spiral": SPIRAL_CLASSES}.get(config.dataset, 2)
+    _at_least("size", config.size, smallest)
+    _at_least("epochs", config.epochs, 1)
+    _at_least("grid", config.grid, 2)
+    for name in ("batch_size", "boundary_every", "seed", "model_seed"):
+        _at_least(name, getattr(config, name), 0)
+    if not config.hidden:
+        raise GradstepError("hidden: give at least one hidden layer size", kind="value")
+    for size in config.hidden:
+        _at_least("hidden", size, 1)
+    for name in ("noise", "l2"):
+        value = getattr(config, name)
+        if not value >= 0 or value == float("inf"):
+            raise GradstepError(f"{name} must be a finite number >= 0, not {value}", kind="value")
+    if not 0 < config.lr < float("inf"):
+        raise GradstepError(f"lr must be a positive number, not {config.lr}", kind="value")
+
+
+def prepare(config: TrainConfig) -> Setup:
+    check(config)
+    points, labels = _dataset(config)
+    classes = SPIRAL_CLASSES if config.dataset == "spiral" else 2
+    model = nn.MLP(2, [*config.hidden, output_size(config)], config.activation, config.model_seed)
+    return Setup(config, points, labels, classes, model, bounds_of(points))
+
+
+def boundary_every(config: TrainConfig) -> int:
+    return config.boundary_every or max(1, round(config.epochs / 25))
+
+
+def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iterator[Event]:
+    config, model = setup.config, setup.model
+    params = model.parameters()
+    n = len(setup.points)
+    batch = min(config.batch_size or n, n)
+    steps_per_epoch = -(-n // batch)
+    sgd = optim.SGD(params, config.lr, _schedule(config, config.epochs * steps_per_epoch))
+    order = list(range(n))
+    shuffler = random.Random(config.model_seed)
+    every = boundary_every(config)
+    epoch = 0
+    stopped = False
+    while epoch < config.epochs and not stopped:
+        if batch < n:
+            shuffler.shuffle(order)
+        loss_sum = 0.0
+        right = 0.0
+        for start in range(0, n, batch):
+            if should_stop():
+                stopped = True
+                break
+            chosen = order[start : start + batch]
+            outputs = [model([setup.points[i][0], setup.points[i][1]]) for i in chosen]
+            labels = [setup.labels[i] for i in chosen]
+            loss = batch_loss(config, outputs, labels, params)
+            loss_sum += loss.data * len(chosen)
+            right += batch_accuracy(config, outputs, labels) * len(chosen)
+            model.zero_grad()
+            loss.backward()
+            sgd.step()
+        else:
+            epoch += 1
+            yield EpochReport(epoch, config.epochs, loss_sum / n, right / n, _last_lr(sgd))
+            if epoch % every == 0 or epoch == config.epochs:
+                yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
+    loss, accuracy = evaluate(setup)
+    yield Finished(epoch, stopped, loss, accuracy, [p.data for p in params])
+
+
+def batch_loss(
+    config: TrainConfig, outputs: Sequence[object], labels: Sequence[int], params: list[Value]
+) -> Value:
+    """The data loss of ``outputs`` (a Value per point, or a list of class scores) plus L2."""
+    data = data_loss(config, outputs, labels)
+    return data + losses.l2(params, config.l2) if config.l2 > 0 else data
+
+
+def data_loss(config: TrainConfig, outputs: Sequence[object], labels: Sequence[int]) -> Value:
+    if config.loss == "softmax":
+        return losses.softmax_cross_entropy(outputs, labels)  # type: ignore[arg-type]
+    if config.loss == "bce":
+        return losses.binary_cross_entropy(outputs, labels)  # type: ignore[arg-type]
+    signs = datasets.signs(list(labels))
+    if config.loss == "hinge":
+        return losses.hinge(outputs, signs)  # type: ignore[arg-type]
+    return losses.mse(outputs, [float(s) for s in signs])  # type: ignore[arg-type]
+
+
+def batch_accuracy(config: TrainConfig, outputs: Sequence[object], labels: Sequence[int]) -> float:
+    if config.loss == "softmax":
+        return losses.accuracy(outputs, labels)  # type: ignore[arg-type]
+    return losses.binary_accuracy(outputs, labels)  # type: ignore[arg-type]
+
+
+def evaluate(setup: Setup) -> tuple[float, float]:
+    """Loss (data + L2) and accuracy of the current model over the whole dataset."""
+    params = setup.model.parameters()
+    outputs = [setup.model(p) for p in setup.points]
+    loss = batch_loss(setup.config, outputs, setup.labels, params)
+    return loss.data, batch_accuracy(setup.config, outputs, setup.labels)
+
+
+def load_parameters(setup: Setup, values: Sequence[float]) -> None:
+    params = setup.model.parameters()
+    if len(values) != len(params):
+        raise GradstepError(
+            f"parameters: this model has {len(params)}, not {len(values)}", kind="value"
+        )
+    for p, x in zip(params, values, strict=True):
+        p.data = float(x)
+
+
+def with_preset(name: str, **changes: object) -> TrainConfig:
+    if name not in PRESETS:
+        raise GradstepError(
+            f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}", kind="name"
+        )
+    return replace(PRESETS[name][1], **changes)  # type: ignore[arg-type]
+
+
+def _dataset(config: TrainConfig) -> datasets.Dataset:
+    if config.dataset == "xor":
+        return datasets.xor(config.size, config.noise, config.seed)
+    if config.dataset == "spiral":
+        return datasets.spiral(config.size, SPIRAL_CLASSES, config.noise, config.seed)
+    make = datasets.moons if config.dataset == "moons" else datasets.circles
+    return make(config.size, noise=config.noise, seed=config.seed)
+
+
+def _schedule(config: TrainConfig, total_steps: int) -> optim.Schedule:
+    if config.schedule == "linear":
+        return optim.linear_decay(total_steps, LINEAR_END_FACTOR)
+    if config.schedule == "step":
+        return optim.step_decay(max(1, total_steps // 4), STEP_GAMMA)
+    return optim.constant()
+
+
+def _last_lr(sgd: optim.SGD) -> float:
+    return sgd.base_lr * sgd.schedule(max(sgd.steps - 1, 0))
+
+
+def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise GradstepError(f"{name}: {value!r} is not one of {', '.join(allowed)}", kind="value")
+
+
+def _at_least(name: str, value: int, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise GradstepError(f"{name} must be a whole number >= {minimum}, not {value!r}", "value")
