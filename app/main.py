@@ -10,7 +10,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app import api, pages
+from app import api, pages, training
 from app.errors import BodySizeLimit, install_error_handlers
 from app.layout import Layout, LayoutSettings
 
@@ -38,5 +38,6 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(training.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     return app

@@ -1,0 +1,219 @@
+"""The training lab: the /train page, and training jobs streamed as Server-Sent Events.
+
+``POST /api/train`` answers with ``text/event-stream``: ``start``, one ``epoch`` per epoch, a
+``boundary`` every few epochs, then ``done`` (or ``error``). The stream is the job: when the
+client goes away (Stop via ``POST /api/train/{job}/stop``, an aborted fetch, a closed tab) the
+job is cancelled and its worker process ends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import asdict, replace
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+
+from app.errors import error_body
+from app.pages import templates
+from app.schemas import (
+    ErrorResponse,
+    TrainBoundaryEvent,
+    TrainDoneEvent,
+    TrainEpochEvent,
+    TrainInspectRequest,
+    TrainInspectResponse,
+    TrainJobOut,
+    TrainOptionsOut,
+    TrainRequest,
+    TrainStartEvent,
+)
+from app.training_jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
+from engine.errors import GradstepError
+from engine.point_program import MAX_INSPECT_VALUES, point_program
+from engine.train import (
+    PRESETS,
+    TrainConfig,
+    boundary_every,
+    check,
+    load_parameters,
+    parameter_count,
+    prepare,
+)
+
+MAX_TRAIN_POINTS = 1_000
+MAX_TRAIN_PARAMETERS = 2_000
+MAX_TRAIN_EPOCHS = 1_000
+MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
+
+router = APIRouter(
+    tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
+)
+
+_EVENTS = {
+    "start": TrainStartEvent,
+    "epoch": TrainEpochEvent,
+    "boundary": TrainBoundaryEvent,
+    "done": TrainDoneEvent,
+    "error": ErrorResponse,
+}
+_STREAM_DOC = {
+    200: {
+        "description": "an event stream: start, epoch…, boundary every few epochs, done | error",
+        "content": {
+            "text/event-stream": {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": f"#/components/schemas/{m.__name__}"} for m in _EVENTS.values()
+                    ]
+                }
+            }
+        },
+    },
+    503: {"model": ErrorResponse, "description": "every job slot is busy (see Retry-After)"},
+}
+
+
+def jobs_of(request: Request) -> TrainingJobs:
+    state = request.app.state
+    if not hasattr(state, "training"):
+        state.training = TrainingJobs()
+    return state.training
+
+
+def config_of(body: TrainRequest) -> TrainConfig:
+    """The preset changed by the request's fields, checked against the engine and the limits."""
+    if body.preset not in PRESETS:
+        raise GradstepError(
+            f"preset: unknown preset {body.preset!r}: choose one of {', '.join(PRESETS)}",
+            kind="value",
+        )
+    changes = body.model_dump(exclude={"preset"}, exclude_none=True)
+    if "hidden" in changes:
+        changes["hidden"] = tuple(changes["hidden"])
+    config = replace(PRESETS[body.preset][1], **changes)
+    check(config)
+    _limit("size", config.size, MAX_TRAIN_POINTS, "MAX_TRAIN_POINTS", "points")
+    _limit("epochs", config.epochs, MAX_TRAIN_EPOCHS, "MAX_TRAIN_EPOCHS", "epochs")
+    params = parameter_count(config)
+    _limit("hidden", params, MAX_TRAIN_PARAMETERS, "MAX_TRAIN_PARAMETERS", "parameters")
+    work = config.size * params * config.epochs
+    _limit("size × parameters × epochs", work, MAX_TRAIN_WORK, "MAX_TRAIN_WORK", "steps of work")
+    return config
+
+
+def _limit(field: str, value: int, limit: int, name: str, unit: str) -> None:
+    if value > limit:
+        raise GradstepError(
+            f"{field}: {value:,} {unit} is over the limit of {limit:,} ({name})", kind="limit"
+        )
+
+
+def config_out(config: TrainConfig) -> dict[str, Any]:
+    out = asdict(config)
+    out["hidden"] = list(config.hidden)
+    out["boundary_every"] = boundary_every(config)
+    return out
+
+
+@router.get("/train", response_class=HTMLResponse, include_in_schema=False)
+def train_page(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "train.html", {"static_url": "/static"})
+
+
+@router.get("/api/train/options", response_model=TrainOptionsOut)
+def get_options() -> dict[str, Any]:
+    """The presets and the limits a run must keep to."""
+    presets = [
+        {"id": key, "title": title, "config": config_out(c), "parameters": parameter_count(c)}
+        for key, (title, c) in PRESETS.items()
+    ]
+    limits = {
+        "max_points": MAX_TRAIN_POINTS,
+        "max_parameters": MAX_TRAIN_PARAMETERS,
+        "max_epochs": MAX_TRAIN_EPOCHS,
+        "max_work": MAX_TRAIN_WORK,
+        "max_jobs": MAX_TRAINING_JOBS,
+        "max_inspect_values": MAX_INSPECT_VALUES,
+    }
+    return {"presets": presets, "limits": limits}
+
+
+@router.post("/api/train", response_class=StreamingResponse, responses=_STREAM_DOC)  # type: ignore[arg-type]
+async def post_train(body: TrainRequest, request: Request) -> Response:
+    """Start a training job and stream its progress as Server-Sent Events."""
+    config = config_of(body)
+    try:
+        job = jobs_of(request).start(config)
+    except TrainingBusy:
+        message = f"all {jobs_of(request).max_jobs} training slots are busy: try again shortly"
+        return JSONResponse(
+            error_body(message, "busy"),
+            status_code=503,
+            headers={"retry-after": str(RETRY_AFTER_S)},
+        )
+
+    async def events() -> AsyncIterator[str]:
+        try:
+            while (message := await job.queue.get()) is not None:
+                kind, payload = message
+                if kind == "start":
+                    payload = {"job": job.id, "config": config_out(config), **payload}
+                event = sse(kind, payload)
+                yield event
+                if event.startswith(("event: error", "event: done")):
+                    return
+            code = job.process.exitcode  # the worker ended without a last word
+            message = f"the training worker ended unexpectedly (exit code {code})"
+            yield sse("error", error_body(message, "worker"))
+        finally:
+            job.cancel("disconnect")  # a no-op once the worker has finished
+
+    headers = {"cache-control": "no-store", "x-accel-buffering": "no", "x-training-job": job.id}
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+@router.post("/api/train/{job_id}/stop", status_code=202, responses={404: {"model": ErrorResponse}})
+async def stop_job(job_id: str, request: Request) -> Response:
+    """Stop a job between batches; its stream ends with a ``done`` event, ``stopped`` true."""
+    job = jobs_of(request).get(job_id)
+    if job is None:
+        body = error_body(f"no running training job {job_id!r}", "not_found")
+        return JSONResponse(body, status_code=404)
+    job.cancel("stop")
+    return Response(status_code=202)
+
+
+@router.get("/api/train/jobs", response_model=list[TrainJobOut])
+async def list_jobs(request: Request) -> list[dict[str, Any]]:
+    """The jobs holding a slot now, with their worker process."""
+    return [job.describe() for job in jobs_of(request).running()]
+
+
+@router.post("/api/train/inspect", response_model=TrainInspectResponse)
+def inspect_point(body: TrainInspectRequest) -> dict[str, Any]:
+    """One point's loss as a program for the stepper, with the model's weights as inputs."""
+    setup = prepare(config_of(body.config))
+    load_parameters(setup, body.parameters)
+    program = point_program(setup, body.point)
+    query = urlencode({"source": program.source, "phase": "backward", "step": 0})
+    return {
+        "source": program.source,
+        "loss": program.loss,
+        "values": program.values,
+        "url": f"/?{query}",
+    }
+
+
+def sse(kind: str, payload: dict[str, Any]) -> str:
+    """One Server-Sent Event; JSON never holds a raw newline, so one data line suffices."""
+    try:
+        data = json.dumps(payload, allow_nan=False)
+    except ValueError:  # a NaN or infinite number: the run diverged
+        kind = "error"
+        message = "the loss is no longer a finite number: try a smaller learning rate"
+        data = json.dumps(error_body(message, "overflow"))
+    return f"event: {kind}\ndata: {data}\n\n"
