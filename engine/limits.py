@@ -7,4 +7,4 @@ MAX_SOURCE_CHARS = 20_000  # characters of source text, checked before anything 
 MAX_DEPTH = 100  # brackets nested inside one another: ((…)), f(g(h(…)))
 MAX_OPERATORS = 500  # operators in one statement (a chain of 500 `+` nests 500 deep in the AST)
 MAX_NODES = 5_000  # values in the graph: inputs, constants and op results
-MAX_CHECK_EVALUATIONS = 200_000  # op re-evaluations the numerical gradient check may spend
+MAX_CHECK_EVALUATIONS = 100_000  # op re-evaluations the numerical gradient check may spend

@@ -98,7 +98,7 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     lines = _LINE_BREAK.split(source)  # Python's line breaks only, not str.splitlines()'s
     checker = _Checker(lines)
     plan = checker.check(tree)
-    builder = _Builder(lines, given)
+    builder = _Builder(checker, given)
     builder.run(plan, checker.free, checker.assigned)
     return builder.program(source)
 
@@ -305,6 +305,7 @@ class _Checker:
     assignment (they must come from ``values``)."""
 
     def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
         self.span = _spanner(lines)
         self.assigned: dict[str, Span] = {}
         self.free: dict[str, Span] = {}  # read before any assignment, in order of appearance
@@ -417,7 +418,16 @@ class _Checker:
 
     def children(self, node: ast.expr) -> list[ast.expr]:
         """The operands of ``node`` in evaluation order; refuses any other construct."""
-        span = self.span(node)
+        kind = type(node)  # the common cases first, without computing a span
+        if kind is ast.BinOp and type(node.op) in _BINARY:  # type: ignore[attr-defined]
+            return [node.left, node.right]  # type: ignore[attr-defined]
+        if kind is ast.Constant:
+            return []
+        if kind is ast.Name and node.id in self.assigned:  # type: ignore[attr-defined]
+            return []
+        return self._checked_children(node, self.span(node))
+
+    def _checked_children(self, node: ast.expr, span: Span) -> list[ast.expr]:
         if isinstance(node, ast.Constant):
             return []
         if isinstance(node, ast.Name):
@@ -523,10 +533,10 @@ _Operand = tuple[Value | float, Span]  # a value, or a number not yet in the gra
 
 
 class _Builder:
-    def __init__(self, lines: list[str], given: dict[str, float]) -> None:
-        self.lines = lines
-        self.span = _spanner(lines)
-        self.checker = _Checker(lines)
+    def __init__(self, checker: _Checker, given: dict[str, float]) -> None:
+        self.lines = checker.lines
+        self.span = checker.span  # one cache of spans for both passes
+        self.checker = checker
         self.given = given
         self.bindings: dict[str, Value] = {}  # a name's current value
         self.rebinds: dict[str, int] = {}

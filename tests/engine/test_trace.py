@@ -12,6 +12,7 @@ from test_parse import LECTURE_NEURON, MICROGRAD_README
 
 from engine import GradstepError, Program, Trace, parse, trace
 from engine.graph import topological_order
+from engine.limits import MAX_CHECK_EVALUATIONS
 
 try:
     from app.presets import PRESETS
@@ -229,3 +230,16 @@ def test_local_expressions_parenthesise_only_loose_operators() -> None:
     assert exprs[0] == "−3"  # a constant, with a true minus sign
     assert "tanh(x * x)" in exprs  # a call needs no parentheses
     assert "(x - 1)" in exprs
+
+
+def test_numerical_check_stops_at_its_budget() -> None:
+    n = 200
+    source = "".join(f"a{i} = 1.0\n" for i in range(n)) + "s = a0 * a0\n"
+    source += "".join(f"s += a{i}\n" for i in range(1, n))
+    t = trace(parse(source))
+    ops = n
+    affordable = MAX_CHECK_EVALUATIONS // (3 * ops)
+    assert 0 < affordable < n
+    assert [c.skipped for c in t.inputs] == [False] * affordable + [True] * (n - affordable)
+    assert all(c.numeric is None for c in t.inputs if c.skipped)
+    assert all(c.grad == 1.0 for c in t.inputs[1:])  # autograd is still there for every input

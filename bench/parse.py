@@ -1,0 +1,119 @@
+"""engine.parse and engine.trace beside the alternatives, in one run.
+
+    python bench/parse.py [--repeat N]
+
+For each program: Python's own ``ast.parse`` of the text (the floor: gradstep calls it once),
+``engine.parse`` (limits, shape check, graph), ``engine.parse`` + ``engine.trace`` (every step,
+the numerical check, op counts), and, for the programs micrograd can run, micrograd 0.1.0
+executing the same text with ``exec`` plus ``backward()`` (trusted text here; gradstep itself
+never executes user text). Hostile inputs are timed to the error they raise.
+
+Times are the best of N runs (wall clock), printed with ratios to ``engine.parse``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GradstepError, parse, trace
+from engine.limits import MAX_NODES
+
+README = """\
+from micrograd.engine import Value
+
+a = Value(-4.0)
+b = Value(2.0)
+c = a + b
+d = a * b + b**3
+c += c + 1
+c += 1 + c + (-a)
+d += d * 2 + (b + a).relu()
+d += 3 * d + (b - a).relu()
+e = c - d
+f = e**2
+g = f / 2.0
+g += 10.0 / f
+g.backward()
+"""
+
+IMPORT = "from micrograd.engine import Value\n"
+CHAIN = IMPORT + "x = Value(0.5)\n" + "x = (x * 1.01 + 0.1).relu()\n" * 250 + "x.backward()\n"
+MANY_INPUTS = IMPORT + "".join(f"a{i} = Value(1.0)\n" for i in range(400)) + "s = a0\n"
+MANY_INPUTS += "".join(f"s += a{i} * a{i}\n" for i in range(1, 400)) + "s.backward()\n"
+MAX_GRAPH = "x = 1.0\n" + "x=x*1-0\n" * (MAX_NODES // 4 - 1)
+HOSTILE = {
+    "10,000 nested parentheses": "(" * 10_000 + "1" + ")" * 10_000,
+    "a megabyte of 1+": "1+" * 500_000 + "1",
+    "9**9**9": "9**9**9",
+}
+
+
+def best_of(repeat: int, run: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def micrograd_run(source: str) -> Callable[[], object]:
+    from micrograd.engine import Value  # noqa: F401  (the exec'd text imports it too)
+
+    code = compile(source, "<bench>", "exec")  # trusted benchmark text, not user input
+    return lambda: exec(code, {})
+
+
+def expect_error(source: str) -> Callable[[], object]:
+    def run() -> None:
+        try:
+            parse(source)
+        except GradstepError:
+            return
+        raise AssertionError("expected a GradstepError")
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=5)
+    repeat = parser.parse_args().repeat
+    ms = 1000.0
+    print("| program | ast.parse | engine.parse | parse + trace | micrograd exec + backward |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, source, runs_in_micrograd in (
+        ("micrograd README", README, True),
+        ("relu chain, 250 lines", CHAIN, True),  # micrograd's recursive sort: < 1,000 deep
+        ("400 inputs, 800 ops", MANY_INPUTS, True),
+        (f"{MAX_NODES - 3:,} values", MAX_GRAPH, False),
+    ):
+        floor = best_of(repeat, lambda s=source: ast.parse(s))
+        parsed = best_of(repeat, lambda s=source: parse(s))
+        traced = best_of(repeat, lambda s=source: trace(parse(s)))
+        micro = best_of(repeat, micrograd_run(source)) if runs_in_micrograd else None
+        cells = [
+            f"{floor * ms:.2f} ms ({floor / parsed:.2f}×)",
+            f"{parsed * ms:.2f} ms (1×)",
+            f"{traced * ms:.2f} ms ({traced / parsed:.1f}×)",
+            f"{micro * ms:.2f} ms ({micro / parsed:.2f}×)" if micro else "n/a",
+        ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    print("| hostile input | engine.parse until its error |")
+    print("| --- | --- |")
+    for name, source in HOSTILE.items():
+        print(f"| {name} | {best_of(repeat, expect_error(source)) * ms:.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()
