@@ -32,17 +32,20 @@ def step(x: float) -> float:
 def central_difference(
     f: Callable[[list[float]], float], xs: Sequence[float], i: int, h: float | None = None
 ) -> float:
-    """∂f/∂xs[i] by (f(x + h) − f(x − h)) / 2h."""
+    """∂f/∂xs[i] by the five-point central stencil, whose error shrinks as h⁴ (not h²)."""
     h = h or step(xs[i])
-    up, down = list(xs), list(xs)
-    up[i] += h
-    down[i] -= h
-    return (f(up) - f(down)) / (2.0 * h)
+
+    def at(offset: float) -> float:
+        moved = list(xs)
+        moved[i] += offset
+        return f(moved)
+
+    return (at(-2 * h) - 8 * at(-h) + 8 * at(h) - at(2 * h)) / (12 * h)
 
 
 def rounding_error(value: float, h: float) -> float:
     """How far rounding can move a central difference with step h of a function this size."""
-    return 4 * 2.0**-52 * abs(value) / h
+    return 4 * 2.0**-52 * abs(value) / h  # the stencil's weights sum to 18/12 per eps·|f|/h
 
 
 def torch_function(name: str) -> Callable[..., Any]:
