@@ -50,8 +50,6 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     return builder.program(source)
 
 
-
-
 _Operand = tuple[Value | float, Span]  # a value, or a number not yet in the graph, and its source
 
 
