@@ -53,28 +53,18 @@ router = APIRouter(
     tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
 )
 
-_EVENTS = {
-    "start": TrainStartEvent,
-    "epoch": TrainEpochEvent,
-    "boundary": TrainBoundaryEvent,
-    "done": TrainDoneEvent,
-    "error": ErrorResponse,
-}
-_STREAM_DOC = {
+TrainEvent = TrainStartEvent | TrainEpochEvent | TrainBoundaryEvent | TrainDoneEvent | ErrorResponse
+_STREAM_DOC: dict[int | str, dict[str, Any]] = {
     200: {
+        "model": TrainEvent,
         "description": "an event stream: start, epoch…, boundary every few epochs, done | error",
-        "content": {
-            "text/event-stream": {
-                "schema": {
-                    "oneOf": [
-                        {"$ref": f"#/components/schemas/{m.__name__}"} for m in _EVENTS.values()
-                    ]
-                }
-            }
-        },
     },
     503: {"model": ErrorResponse, "description": "every job slot is busy (see Retry-After)"},
 }
+
+
+class EventStream(StreamingResponse):
+    media_type = "text/event-stream"
 
 
 def jobs_of(request: Request) -> TrainingJobs:
@@ -142,7 +132,7 @@ def get_options() -> dict[str, Any]:
     return {"presets": presets, "limits": limits}
 
 
-@router.post("/api/train", response_class=StreamingResponse, responses=_STREAM_DOC)  # type: ignore[arg-type]
+@router.post("/api/train", response_class=EventStream, responses=_STREAM_DOC)
 async def post_train(body: TrainRequest, request: Request) -> Response:
     """Start a training job and stream its progress as Server-Sent Events."""
     config = config_of(body)
@@ -157,23 +147,27 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
         )
 
     async def events() -> AsyncIterator[str]:
+        finished = False
         try:
             while (message := await job.queue.get()) is not None:
                 kind, payload = message
                 if kind == "start":
                     payload = {"job": job.id, "config": config_out(config), **payload}
                 event = sse(kind, payload)
+                finished = event.startswith(("event: error", "event: done"))
                 yield event
-                if event.startswith(("event: error", "event: done")):
+                if finished:
                     return
             code = job.process.exitcode  # the worker ended without a last word
             message = f"the training worker ended unexpectedly (exit code {code})"
+            finished = True
             yield sse("error", error_body(message, "worker"))
         finally:
-            job.cancel("disconnect")  # a no-op once the worker has finished
+            if not finished:  # the client went away (or the error event could not be sent)
+                job.cancel("disconnect")
 
     headers = {"cache-control": "no-store", "x-accel-buffering": "no", "x-training-job": job.id}
-    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+    return EventStream(events(), headers=headers)
 
 
 @router.post("/api/train/{job_id}/stop", status_code=202, responses={404: {"model": ErrorResponse}})

@@ -1,0 +1,265 @@
+"""The training lab's API: the event stream, limits, the job cap, Stop, disconnects, inspect."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from conftest import BACKENDS
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from test_live import LiveServer
+
+from app.main import create_app
+from app.schemas import (
+    ErrorResponse,
+    TrainBoundaryEvent,
+    TrainDoneEvent,
+    TrainEpochEvent,
+    TrainInspectResponse,
+    TrainStartEvent,
+)
+from app.training_jobs import RETRY_AFTER_S, Job, TrainingJobs
+from engine import parse
+
+MODELS: dict[str, type[BaseModel]] = {
+    "start": TrainStartEvent,
+    "epoch": TrainEpochEvent,
+    "boundary": TrainBoundaryEvent,
+    "done": TrainDoneEvent,
+    "error": ErrorResponse,
+}
+ENDED_S = 30.0  # how long a cancelled worker may take to end before the test fails
+SLOW = {"preset": "micrograd-moons", "epochs": 200}  # ~0.4 s an epoch: long enough to stop
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def events(lines: Iterator[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Parse an SSE stream line by line, validating each event against its schema."""
+    name = None
+    for line in lines:
+        if line.startswith("event: "):
+            name = line[len("event: ") :]
+        elif line.startswith("data: "):
+            assert name in MODELS, name
+            data = json.loads(line[len("data: ") :])
+            MODELS[name].model_validate(data)
+            yield name, data
+        else:
+            assert line == "", line
+
+
+def job_of(client: TestClient, job_id: str) -> Job:
+    job = client.app.state.training.get(job_id)  # type: ignore[attr-defined]
+    assert job is not None
+    return job
+
+
+def assert_worker_ended(job: Job) -> None:
+    assert job.ended.wait(ENDED_S), "the worker did not end"
+    assert not job.process.is_alive()
+    assert job.process.exitcode is not None
+
+
+def test_options_list_presets_and_limits(client: TestClient) -> None:
+    body = client.get("/api/train/options").json()
+    presets = {p["id"]: p for p in body["presets"]}
+    demo = presets["micrograd-moons"]["config"]
+    assert (demo["dataset"], demo["size"], demo["hidden"], demo["loss"]) == (
+        "moons",
+        100,
+        [16, 16],
+        "hinge",
+    )
+    assert (demo["l2"], demo["lr"], demo["schedule"], demo["epochs"]) == (1e-4, 1.0, "linear", 100)
+    assert presets["micrograd-moons"]["parameters"] == 337
+    assert presets["xor-tanh"]["parameters"] == 33
+    assert body["limits"]["max_epochs"] == 1_000
+
+
+def test_xor_stream_events_parse_and_arrive_in_order(client: TestClient) -> None:
+    with client.stream("POST", "/api/train", json={"preset": "xor-tanh"}) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        job = job_of(client, response.headers["x-training-job"])
+        seen = list(events(response.iter_lines()))
+    names = [name for name, _ in seen]
+    assert names[0] == "start" and names[-1] == "done"
+    start = seen[0][1]
+    assert start["job"] == job.id
+    assert start["points"] == [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    assert start["labels"] == [0, 1, 1, 0] and start["parameters"] == 33
+    epochs = [data for name, data in seen if name == "epoch"]
+    assert [e["epoch"] for e in epochs] == list(range(1, 201))
+    assert [e["elapsed"] for e in epochs] == sorted(e["elapsed"] for e in epochs)
+    assert epochs[0]["loss"] == pytest.approx(1.372289, abs=5e-7)  # seed 002's first epoch
+    assert epochs[-1]["eta"] == 0.0
+    boundaries = [data for name, data in seen if name == "boundary"]
+    assert boundaries[-1]["epoch"] == 200
+    assert all(len(b["classes"]) == b["n"] ** 2 == 1600 for b in boundaries)
+    done = seen[-1][1]
+    assert (done["epochs_run"], done["stopped"], done["accuracy"]) == (200, False, 1.0)
+    assert_worker_ended(job)
+    assert job.process.exitcode == 0 and job.reason is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "limit"),
+    [
+        ({"epochs": 1_001}, "MAX_TRAIN_EPOCHS"),
+        ({"size": 1_001}, "MAX_TRAIN_POINTS"),
+        ({"hidden": [64, 64]}, "MAX_TRAIN_PARAMETERS"),
+        ({"size": 1_000, "epochs": 1_000}, "MAX_TRAIN_WORK"),
+    ],
+)
+def test_a_run_past_a_limit_is_refused_naming_it(
+    client: TestClient, changes: dict[str, Any], limit: str
+) -> None:
+    response = client.post("/api/train", json={"preset": "micrograd-moons", **changes})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["kind"] == "limit" and limit in error["message"]
+    assert client.get("/api/train/jobs").json() == []  # nothing was started
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"dataset": "spiral"}, "spiral has 3 classes"),
+        ({"preset": "mnist"}, "unknown preset 'mnist'"),
+        ({"loss": "l1"}, "loss"),
+        ({"lr": -1}, "lr must be a positive number"),
+        ({"hidden": []}, "hidden: give at least one"),
+        ({"batch_size": -2}, "batch_size must be"),
+        ({"epochs": "many"}, "epochs"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_configs_are_422_with_the_error_shape(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    response = client.post("/api/train", json=body)
+    assert response.status_code == 422
+    error = ErrorResponse.model_validate(response.json()).error
+    assert message in error.message
+
+
+def test_all_slots_busy_is_503_with_retry_after(client: TestClient) -> None:
+    app = client.app
+    app.state.training = TrainingJobs(max_jobs=1)  # type: ignore[attr-defined]
+    try:
+        with client.stream("POST", "/api/train", json=SLOW) as first:
+            job = job_of(client, first.headers["x-training-job"])
+            busy = client.post("/api/train", json={"preset": "xor-tanh"})
+            assert busy.status_code == 503
+            assert busy.headers["retry-after"] == str(RETRY_AFTER_S)
+            assert "busy" in busy.json()["error"]["message"]
+            assert client.post(f"/api/train/{job.id}/stop").status_code == 202
+            list(first.iter_lines())
+        assert_worker_ended(job)
+        again = client.post("/api/train", json={"preset": "xor-tanh", "epochs": 2})
+        assert again.status_code == 200  # the slot is free once the worker has ended
+    finally:
+        app.state.training = TrainingJobs()  # type: ignore[attr-defined]
+
+
+def test_stop_ends_the_run_between_batches_and_the_worker_exits(client: TestClient) -> None:
+    with client.stream("POST", "/api/train", json=SLOW) as response:
+        job = job_of(client, response.headers["x-training-job"])
+        seen = []
+        for name, data in events(response.iter_lines()):
+            seen.append((name, data))
+            if name == "epoch" and data["epoch"] == 2:
+                assert client.post(f"/api/train/{job.id}/stop").status_code == 202
+    name, done = seen[-1]
+    assert name == "done" and done["stopped"] is True
+    assert 2 <= done["epochs_run"] < 200
+    assert len(done["parameters"]) == 337
+    assert_worker_ended(job)
+    assert job.process.exitcode == 0  # it stopped by itself, not by a signal
+    assert job.reason == "stop"
+    assert client.get("/api/train/jobs").json() == []
+    missing = client.post(f"/api/train/{job.id}/stop")
+    assert missing.status_code == 404 and "no running training job" in missing.text
+
+
+def test_a_worker_that_dies_ends_the_stream_with_an_error_event(client: TestClient) -> None:
+    with client.stream("POST", "/api/train", json=SLOW) as response:
+        job = job_of(client, response.headers["x-training-job"])
+        seen = []
+        for name, data in events(response.iter_lines()):
+            seen.append((name, data))
+            if name == "epoch" and data["epoch"] == 1:
+                os.kill(job.process.pid, signal.SIGKILL)
+    name, data = seen[-1]
+    assert name == "error"
+    assert "ended unexpectedly (exit code -9)" in data["error"]["message"]
+    assert_worker_ended(job)
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    with LiveServer(BACKENDS[0]) as server:
+        yield server
+
+
+def test_a_client_that_goes_away_cancels_the_job(live: LiveServer) -> None:
+    with (
+        httpx.Client(timeout=60) as http,
+        http.stream("POST", f"{live.url}/api/train", json=SLOW) as response,
+    ):
+        jobs: TrainingJobs = live.app.state.training
+        job = jobs.get(response.headers["x-training-job"])
+        assert job is not None
+        for name, data in events(response.iter_lines()):
+            if name == "epoch" and data["epoch"] == 2:
+                break  # leaving the block closes the connection mid-stream
+    assert_worker_ended(job)
+    assert job.reason == "disconnect"
+    assert job.epoch < 200
+    assert jobs.running() == []
+
+
+def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None:
+    request = {"preset": "xor-tanh", "epochs": 20}
+    with client.stream("POST", "/api/train", json=request) as response:
+        done = next(data for name, data in events(response.iter_lines()) if name == "done")
+    body = {"config": request, "parameters": done["parameters"], "point": 2}
+    answer = client.post("/api/train/inspect", json=body)
+    assert answer.status_code == 200
+    inspected = TrainInspectResponse.model_validate(answer.json())
+    assert parse(inspected.source).output.data == inspected.loss
+    assert inspected.url.startswith("/?source=")
+    graph = client.post("/api/graph", json={"source": inspected.source}).json()["trace"]
+    output = next(n for n in graph["nodes"] if n["id"] == graph["output"])
+    assert output["data"] == inspected.loss and output["label"] == "loss"
+
+    wrong = client.post("/api/train/inspect", json={**body, "parameters": [0.0] * 5})
+    assert wrong.status_code == 422 and "this model has 33, not 5" in wrong.text
+    outside = client.post("/api/train/inspect", json={**body, "point": 4})
+    assert outside.status_code == 422 and "no point 4" in outside.text
+    big = {"config": {"preset": "micrograd-moons"}, "parameters": [0.1] * 337, "point": 0}
+    too_large = client.post("/api/train/inspect", json=big)
+    assert too_large.status_code == 422
+    assert too_large.json()["error"]["kind"] == "limit"
+    assert "MAX_INSPECT_VALUES" in too_large.json()["error"]["message"]
+
+
+def test_openapi_describes_the_training_api(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert {"/api/train", "/api/train/{job_id}/stop", "/api/train/inspect"} <= set(spec["paths"])
+    stream = spec["paths"]["/api/train"]["post"]["responses"]
+    assert "text/event-stream" in stream["200"]["content"]
+    assert "503" in stream and "422" in stream
+    for name in ("TrainRequest", "TrainEpochEvent", "TrainBoundaryEvent", "TrainDoneEvent"):
+        assert name in spec["components"]["schemas"]
