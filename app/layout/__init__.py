@@ -12,6 +12,7 @@ from app.layout.dot_backend import dot_available, layout_with_dot
 from app.layout.limits import LayoutSettings
 from app.layout.wasm_backend import WasmPool, wasm_available
 from app.svgtemplate import SvgTemplate, make_template
+from engine.errors import GradstepError
 
 __all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
 
@@ -83,8 +84,13 @@ class Layout:
             self._cache.clear()
 
     def warm(self) -> None:
+        """Start a wasm worker ahead of the first request. Only an optimisation: if it fails,
+        the first layout starts one itself and reports what went wrong."""
         if self._wasm is not None:
-            self._wasm.warm()
+            try:
+                self._wasm.warm()
+            except GradstepError:
+                pass
 
     def close(self) -> None:
         if self._wasm is not None:

@@ -44,6 +44,9 @@ class LayoutSettings:
         backend = os.environ.get("GRADSTEP_LAYOUT") or None
         if backend not in (None, "dot", "wasm"):
             raise ValueError(f"GRADSTEP_LAYOUT must be dot or wasm, not {backend!r}")
-        entries = int(os.environ.get("GRADSTEP_LAYOUT_CACHE", DEFAULT_CACHE_ENTRIES))
+        raw_entries = os.environ.get("GRADSTEP_LAYOUT_CACHE", str(DEFAULT_CACHE_ENTRIES))
+        if not raw_entries.isdigit():
+            raise ValueError(f"GRADSTEP_LAYOUT_CACHE must be a count, not {raw_entries!r}")
+        entries = int(raw_entries)
         timeout = _positive_float("GRADSTEP_LAYOUT_TIMEOUT", DEFAULT_TIMEOUT_S)
         return cls(backend, timeout, max(entries, 1))

@@ -1,0 +1,25 @@
+# gradstep: the web app with Debian's Graphviz, as a non-root user on port 8000.
+FROM python:3.11-slim
+
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends graphviz \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 10001 gradstep
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY app ./app
+COPY static ./static
+COPY templates ./templates
+# editable: app/ finds static/ and templates/ beside it, as in a clone
+RUN pip install --no-cache-dir -e . \
+    && python -c "import app.main"
+
+USER gradstep
+ENV PYTHONUNBUFFERED=1
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD python -c "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"
+CMD ["gradstep", "serve", "--host", "0.0.0.0", "--port", "8000"]

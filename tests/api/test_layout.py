@@ -1,0 +1,67 @@
+"""Layout settings from the environment, backend choice, the LRU bound and the time limit."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BACKENDS
+
+from app.layout import Layout, LayoutSettings, choose_backend
+from engine import GradstepError
+
+
+def test_environment_forces_backend_timeout_and_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRADSTEP_LAYOUT", BACKENDS[-1])
+    monkeypatch.setenv("GRADSTEP_LAYOUT_TIMEOUT", "2.5")
+    monkeypatch.setenv("GRADSTEP_LAYOUT_CACHE", "3")
+    settings = LayoutSettings.from_env()
+    assert settings == LayoutSettings(BACKENDS[-1], 2.5, 3)
+    assert Layout(settings).backend == BACKENDS[-1]
+
+
+def test_defaults_prefer_dot_when_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GRADSTEP_LAYOUT", "GRADSTEP_LAYOUT_TIMEOUT", "GRADSTEP_LAYOUT_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    assert LayoutSettings.from_env() == LayoutSettings(None, 5.0, 256)
+    assert choose_backend() == ("dot" if "dot" in BACKENDS else "wasm")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("GRADSTEP_LAYOUT", "neato"),
+        ("GRADSTEP_LAYOUT_TIMEOUT", "0"),
+        ("GRADSTEP_LAYOUT_TIMEOUT", "x"),
+        ("GRADSTEP_LAYOUT_CACHE", "-1"),
+    ],
+)
+def test_bad_settings_are_named(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=name):
+        LayoutSettings.from_env()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cache_is_a_bounded_lru(backend: str) -> None:
+    layout = Layout(LayoutSettings(backend, 30.0, 2))
+    try:
+        dots = [f"digraph {{ n{i} [id=n{i}] }}" for i in range(3)]
+        layout.template(dots[0])
+        layout.template(dots[1])
+        assert layout.template(dots[0]).cached  # dots[0] is now the most recent
+        layout.template(dots[2])  # evicts dots[1], the least recently used
+        assert layout.cached(dots[0]) is not None
+        assert layout.cached(dots[1]) is None
+    finally:
+        layout.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_graphviz_syntax_errors_are_layout_errors(backend: str) -> None:
+    layout = Layout(LayoutSettings(backend, 30.0))
+    try:
+        with pytest.raises(GradstepError) as error:
+            layout.svg("digraph { a -> }")
+        assert error.value.kind == "layout"
+        assert layout.template("digraph { b }").cached is False  # still usable afterwards
+    finally:
+        layout.close()
