@@ -11,16 +11,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
@@ -28,10 +27,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
 from programs import mlp_source  # noqa: E402
 
 import engine  # noqa: E402
-from app.layout import LayoutSettings  # noqa: E402
+from app.layout import Layout, LayoutSettings  # noqa: E402
 from app.layout.dot_backend import dot_available  # noqa: E402
 from app.layout.wasm_backend import wasm_available  # noqa: E402
-from app.main import create_app  # noqa: E402
 from app.presets import LECTURE_NEURON, MICROGRAD_README  # noqa: E402
 from app.render import structure_digraph  # noqa: E402
 
@@ -52,56 +50,72 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-class ThreadServer:
+class ServerProcess:
+    """uvicorn in a process of its own, so the client does not share its interpreter."""
+
     def __init__(self, backend: str) -> None:
-        self.app = create_app(LayoutSettings(backend=backend, timeout=60))
-        self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.01)
-        self.app.state.layout.warm()
+        self.url = f"http://127.0.0.1:{free_port()}"
+        env = {**os.environ, "GRADSTEP_LAYOUT": backend, "PYTHONPATH": str(ROOT)}
+        command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
+        command += ["--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1]]
+        self.process = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=ROOT)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                httpx.get(f"{self.url}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    code = self.process.returncode
+                    raise RuntimeError(f"uvicorn did not start ({code})") from None
+                time.sleep(0.05)
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join()
+        self.process.terminate()
+        self.process.wait()
+
+
+def renamed(source: str, name: str, i: int) -> str:
+    """``source`` with input ``name`` renamed: a new structure (cold), the same layout work."""
+    return re.sub(rf"\b{name}\b", f"{name}_{i}", source)
 
 
 def latency_rows(backend: str, repeat: int) -> list[tuple[str, ...]]:
-    server = ThreadServer(backend)
-    layout = server.app.state.layout
-    url = f"http://127.0.0.1:{server.port}/api/graph"
+    server = ServerProcess(backend)
+    layout = Layout(LayoutSettings(backend=backend, timeout=60))
+    layout.warm()
     rows = []
     with httpx.Client(timeout=120) as client:
+        client.post(f"{server.url}/api/graph", json={"source": "a = 1.0; b = a * 2"})  # warm up
         for name, (source, knob) in PROGRAMS.items():
-            dot = structure_digraph(engine.parse(source).output).source
             alone, cold, warm = [], [], []
             for i in range(repeat):
+                variant = renamed(source, knob, i)
+                dot = structure_digraph(engine.parse(variant).output).source
                 start = time.perf_counter()
                 layout.svg(dot)
                 alone.append(time.perf_counter() - start)
-                layout.clear()
                 start = time.perf_counter()
-                cold_response = client.post(url, json={"source": source})
+                cold_response = client.post(f"{server.url}/api/graph", json={"source": variant})
                 cold.append(time.perf_counter() - start)
                 assert cold_response.json()["timings"]["layout_cached"] is False
+                values = {f"{knob}_{i}": 0.25 + i / 100}
                 start = time.perf_counter()
                 warm_response = client.post(
-                    url, json={"source": source, "values": {knob: 0.25 + i / 100}}
+                    f"{server.url}/api/graph", json={"source": variant, "values": values}
                 )
                 warm.append(time.perf_counter() - start)
                 assert warm_response.json()["timings"]["layout_cached"] is True
             a, c, w = median_ms(alone), median_ms(cold), median_ms(warm)
             rows.append((name, backend, f"{a:.1f}", f"{c:.1f}", f"{c / a:.2f}x", f"{w:.1f}"))
+    layout.close()
     server.stop()
     return rows
 
 
 async def _throughput(url: str, seconds: float, clients: int = 32) -> tuple[float, int]:
     done = errors = 0
-    stop_at = time.perf_counter() + seconds
+    stop_at = 0.0
 
     async def one_client(k: int, client: httpx.AsyncClient) -> None:
         nonlocal done, errors
@@ -117,29 +131,18 @@ async def _throughput(url: str, seconds: float, clients: int = 32) -> tuple[floa
     async with httpx.AsyncClient(timeout=120, limits=limits) as client:
         await client.post(url, json={"source": MICROGRAD_README})  # lay out once
         start = time.perf_counter()
+        stop_at = start + seconds
         await asyncio.gather(*(one_client(k, client) for k in range(clients)))
         elapsed = time.perf_counter() - start
     return done / elapsed, errors
 
 
 def throughput(backend: str, seconds: float) -> tuple[float, int]:
-    """A uvicorn process of its own, so the clients do not share its interpreter."""
-    port = free_port()
-    env = {**os.environ, "GRADSTEP_LAYOUT": backend, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
+    server = ServerProcess(backend)
     try:
-        for _ in range(600):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        return asyncio.run(_throughput(f"http://127.0.0.1:{port}/api/graph", seconds))
+        return asyncio.run(_throughput(f"{server.url}/api/graph", seconds))
     finally:
-        server.terminate()
-        server.wait()
+        server.stop()
 
 
 def main() -> None:
