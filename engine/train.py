@@ -1,8 +1,9 @@
 """The training loop of the training lab, over engine.nn, losses, optim and datasets.
 
-``train(config)`` is a generator: one ``EpochReport`` per epoch, a ``Boundary`` every
-``config.boundary_every`` epochs (and after the last), then one ``Finished`` with the model's
-weights. ``should_stop`` is asked before every batch, so a run can be cancelled between batches.
+``train(setup)`` is a generator: a ``Boundary`` of the untrained model, one ``EpochReport`` per
+epoch, a ``Boundary`` every ``boundary_every`` epochs (and of the last model, finished or
+stopped), then one ``Finished`` with the model's weights. ``should_stop`` is asked before
+every batch, so a run can be cancelled between batches.
 """
 
 from __future__ import annotations
@@ -189,6 +190,7 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
     every = boundary_every(config)
     epoch = 0
     stopped = False
+    yield Boundary(0, decision_grid(model, config.loss, setup.bounds, config.grid))  # untrained
     while epoch < config.epochs and not stopped:
         if batch < n:
             shuffler.shuffle(order)
@@ -212,6 +214,8 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
             yield EpochReport(epoch, config.epochs, loss_sum / n, right / n, _last_lr(sgd))
             if epoch % every == 0 or epoch == config.epochs:
                 yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
+    if stopped:  # the model as it was stopped, with the updates of a part epoch
+        yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
     loss, accuracy = evaluate(setup)
     yield Finished(epoch, stopped, loss, accuracy, [p.data for p in params])
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from conftest import BACKENDS
+import uvicorn
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
-from test_live import LiveServer
 
 from app.main import create_app
 from app.schemas import (
@@ -207,10 +208,32 @@ def test_a_worker_that_dies_ends_the_stream_with_an_error_event(client: TestClie
     assert_worker_ended(job)
 
 
+class LiveServer:
+    """uvicorn in a thread of this process, so the test can look at the app's jobs directly."""
+
+    def __init__(self) -> None:
+        self.app = create_app()
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+
 @pytest.fixture(scope="module")
 def live() -> Iterator[LiveServer]:
-    with LiveServer(BACKENDS[0]) as server:
-        yield server
+    server = LiveServer()
+    server.thread.start()
+    started = threading.Event()
+    while not started.wait(0.01):  # startup is waited for, not timed
+        if server.server.started:
+            started.set()
+        assert server.thread.is_alive(), "uvicorn did not start"
+    yield server
+    server.server.should_exit = True
+    server.thread.join()
 
 
 def test_a_client_that_goes_away_cancels_the_job(live: LiveServer) -> None:

@@ -45,6 +45,7 @@ def test_xor_preset_reproduces_seed_002_loss_curve() -> None:
 def test_xor_boundary_separates_the_corners() -> None:
     events = list(train(prepare(XOR)))
     boundaries = [e for e in events if isinstance(e, Boundary)]
+    assert events[0] == boundaries[0] and boundaries[0].epoch == 0  # the untrained model
     assert boundaries[-1].epoch == 200
     assert [b.epoch for b in boundaries] == sorted({b.epoch for b in boundaries})
     grid = boundaries[-1].grid
@@ -97,6 +98,8 @@ def test_stop_is_asked_before_every_batch_and_ends_the_run() -> None:
     done = events[-1]
     assert isinstance(done, Finished) and done.stopped and done.epochs_run == 2
     assert asked == 10
+    last = events[-2]  # the boundary of the model as it was stopped
+    assert isinstance(last, Boundary) and last.epoch == 2
 
 
 def test_minibatches_follow_the_schedule_over_every_step() -> None:

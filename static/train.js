@@ -1,0 +1,375 @@
+// The training lab: one state object, changed only through setState(), and one render().
+// Training streams in over Server-Sent Events (train-sse.js); the canvases are train-plot.js.
+
+import { formatNumber as formatStepper } from "./format.js";
+import {
+  FIELDS, fieldOf, formatNumber, formatSeconds, outputsFor, parameterCount, parseHidden,
+  requestFrom, valuesFrom,
+} from "./train-config.js";
+import { drawBoundary, drawCurves, nearestPoint } from "./train-plot.js";
+import { readEvents } from "./train-sse.js";
+
+const $ = (id) => document.getElementById(id);
+const PRESET_NAMES = {
+  "micrograd-moons": "micrograd's moons",
+  "xor-tanh": "XOR (seed 002)",
+  "spiral-softmax": "Spiral (softmax)",
+};
+const DECIMALS = 4; // the stepper's default, so a point's loss reads the same on both pages
+
+const state = {
+  presets: [],
+  preset: "micrograd-moons",
+  theme: "auto",
+  status: "idle", // idle | starting | training | stopping | done | stopped | error
+  error: null, // {message, field}
+  request: null, // the body of the running (or last) run
+  job: null,
+  run: null, // {points, labels, classes, bounds, parameters, config}
+  history: [],
+  epochs: 0,
+  last: null, // the latest epoch event
+  grid: null,
+  gridEpoch: null,
+  final: null, // the done event
+  selected: null,
+  inspect: null, // {status: "loading" | "ready" | "error", point, loss, url, values, message}
+};
+
+let controller = null; // aborts the running stream
+let frame = 0;
+const dirty = { boundary: true, curves: true };
+
+function setState(patch, redraw = {}) {
+  Object.assign(state, patch);
+  Object.assign(dirty, redraw);
+  if (!frame) frame = requestAnimationFrame(render);
+}
+
+// ── rendering ────────────────────────────────────────────────────────────────────────────────
+
+function render() {
+  frame = 0;
+  document.documentElement.toggleAttribute("data-theme", state.theme !== "auto");
+  if (state.theme !== "auto") document.documentElement.dataset.theme = state.theme;
+  $("theme").value = state.theme;
+  renderPresets();
+  renderForm();
+  renderProgress();
+  renderInspect();
+  if (dirty.boundary) {
+    const run = state.run ?? {};
+    drawBoundary($("boundary"), { ...run, grid: state.grid, selected: state.selected });
+    $("boundary").dataset.gridEpoch = state.gridEpoch ?? "";
+    $("boundary").dataset.bounds = run.bounds ? JSON.stringify(run.bounds) : "";
+    $("boundary-epoch").textContent = state.gridEpoch ? `epoch ${state.gridEpoch}` : "";
+    renderClassLegend(run.classes ?? 0);
+  }
+  if (dirty.curves) drawCurves($("curves"), { history: state.history, epochs: state.epochs });
+  dirty.boundary = dirty.curves = false;
+}
+
+function renderPresets() {
+  for (const button of $("preset-list").querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.preset === state.preset));
+  }
+  const preset = state.presets.find((p) => p.id === state.preset);
+  $("preset-lesson").textContent = preset ? preset.title : "";
+}
+
+function renderForm() {
+  const busy = ["starting", "training", "stopping"].includes(state.status);
+  $("train").disabled = busy;
+  $("stop").disabled = !busy || state.status === "stopping" || !state.job;
+  for (const field of FIELDS) $(field).setAttribute("aria-invalid", String(state.error?.field === field));
+  $("error").hidden = !state.error;
+  $("error").textContent = state.error?.message ?? "";
+  const hidden = parseHidden($("hidden").value);
+  const count = hidden ? parameterCount(hidden, outputsFor($("dataset").value, $("loss").value)) : null;
+  $("param-count").textContent = count ? `${count.toLocaleString("en")} parameters` : "";
+}
+
+const PHASES = {
+  idle: "Ready",
+  starting: "Starting…",
+  training: "Training",
+  stopping: "Stopping…",
+  done: "Finished",
+  stopped: "Stopped",
+  error: "Failed",
+};
+
+function renderProgress() {
+  $("phase").textContent = PHASES[state.status];
+  $("phase").dataset.status = state.status;
+  const last = state.last;
+  const progress = $("progress");
+  progress.max = Math.max(state.epochs, 1);
+  progress.value = last ? last.epoch : 0;
+  let text = "";
+  if (last) {
+    text = `Epoch ${last.epoch} / ${last.epochs} · ${formatSeconds(last.elapsed)} elapsed`;
+    if (state.status === "training") text += ` · about ${formatSeconds(last.eta)} left`;
+    if (state.final) text = `${state.final.epochs_run} epochs in ${formatSeconds(state.final.elapsed)}`;
+  }
+  $("progress-text").textContent = text;
+  const shown = state.final ?? last;
+  $("metric-loss").textContent = shown ? formatNumber(shown.loss) : "–";
+  $("metric-accuracy").textContent = shown ? `${(100 * shown.accuracy).toFixed(1)}%` : "–";
+  $("metric-lr").textContent = last ? formatNumber(last.lr) : "–";
+  $("metric-params").textContent = state.run ? state.run.parameters.toLocaleString("en") : "–";
+  $("metric-accuracy").dataset.value = shown ? String(shown.accuracy) : "";
+}
+
+function renderClassLegend(classes) {
+  const legend = $("class-legend");
+  if (Number(legend.dataset.classes || 0) === classes) return;
+  legend.dataset.classes = String(classes);
+  legend.replaceChildren(
+    ...Array.from({ length: classes }, (_, k) => {
+      const key = document.createElement("span");
+      key.className = `key class-${k}`;
+      key.textContent = `class ${k}`;
+      return key;
+    }),
+  );
+}
+
+function renderInspect() {
+  const ready = Boolean(state.final && state.run);
+  $("inspect-go").disabled = !ready;
+  $("inspect-point").max = state.run ? String(state.run.points.length - 1) : "0";
+  const box = $("inspect");
+  const info = state.inspect;
+  const key = JSON.stringify([info, ready]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!info) {
+    const hint = ready
+      ? "Click a point on the boundary (or choose its number) to see its loss as a graph in the stepper."
+      : "After training (or Stop), click a point to see its loss as a graph in the stepper.";
+    box.replaceChildren(paragraph(hint, "hint"));
+    return;
+  }
+  const [x, y] = state.run.points[info.point];
+  const where = `Point ${info.point} at (${formatNumber(x, 3)}, ${formatNumber(y, 3)}), class ${state.run.labels[info.point]}`;
+  if (info.status === "loading") {
+    box.replaceChildren(paragraph(`${where}: writing its loss…`, "hint"));
+  } else if (info.status === "error") {
+    box.replaceChildren(paragraph(where), paragraph(info.message, "inspect-error"));
+  } else {
+    const loss = document.createElement("p");
+    loss.append(`${where}. Its loss: `);
+    const value = document.createElement("output");
+    value.id = "inspect-loss";
+    value.textContent = formatStepper(info.loss, DECIMALS);
+    value.dataset.value = String(info.loss);
+    loss.append(value);
+    loss.append(` (a graph of ${info.values} values; the L2 term is the same for every point and left out)`);
+    const link = document.createElement("a");
+    link.id = "inspect-open";
+    link.className = "button primary";
+    link.href = info.url + (state.theme !== "auto" ? `&theme=${state.theme}` : "");
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = "Open in the stepper ↗";
+    box.replaceChildren(loss, link);
+  }
+}
+
+function paragraph(text, className = "") {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (className) p.className = className;
+  return p;
+}
+
+// ── training ─────────────────────────────────────────────────────────────────────────────────
+
+async function startTraining() {
+  const values = Object.fromEntries(FIELDS.map((f) => [f, $(f).value]));
+  const { body, error } = requestFrom(state.preset, values);
+  if (error) return setState({ error });
+  controller?.abort();
+  controller = new AbortController();
+  const signal = controller.signal;
+  setState(
+    { status: "starting", error: null, request: body, job: null, run: null, history: [], epochs: body.epochs,
+      last: null, grid: null, gridEpoch: null, final: null, selected: null, inspect: null },
+    { boundary: true, curves: true },
+  );
+  let response;
+  try {
+    response = await fetch("/api/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (err) {
+    if (err.name !== "AbortError") fail("The server cannot be reached. Is it still running?");
+    return;
+  }
+  if (!response.ok) {
+    const answer = await response.json().catch(() => null);
+    let message = answer?.error?.message ?? `The server answered ${response.status}.`;
+    const retry = response.headers.get("retry-after");
+    if (response.status === 503 && retry) message += ` (retry in ${retry} s)`;
+    return setState({ status: "error", error: { message, field: fieldOf(message) } });
+  }
+  try {
+    await readEvents(response, onEvent);
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    fail("The connection to the server was lost during training.");
+    return;
+  }
+  if (["starting", "training", "stopping"].includes(state.status)) fail("The training stream ended early.");
+}
+
+function onEvent(name, data) {
+  if (name === "start") {
+    setState({ status: "training", job: data.job, epochs: data.config.epochs, run: data }, { boundary: true });
+  } else if (name === "epoch") {
+    const history = state.history;
+    history.push({ epoch: data.epoch, loss: data.loss, accuracy: data.accuracy });
+    setState({ last: data, epochs: data.epochs }, { curves: true });
+  } else if (name === "boundary") {
+    setState({ grid: data, gridEpoch: data.epoch }, { boundary: true });
+  } else if (name === "done") {
+    setState({ status: data.stopped ? "stopped" : "done", final: data, job: null }, { boundary: true });
+  } else if (name === "error") {
+    fail(data.error?.message ?? "Training failed.");
+  }
+}
+
+function fail(message) {
+  setState({ status: "error", job: null, error: { message, field: null } });
+}
+
+async function stopTraining() {
+  if (!state.job) return;
+  const job = state.job;
+  setState({ status: "stopping" });
+  try {
+    const response = await fetch(`/api/train/${encodeURIComponent(job)}/stop`, { method: "POST" });
+    if (!response.ok && response.status !== 404) controller?.abort();
+  } catch {
+    controller?.abort(); // closing the stream cancels the job too
+    setState({ status: "stopped", job: null });
+  }
+}
+
+// ── inspect one point ────────────────────────────────────────────────────────────────────────
+
+async function inspectPoint(point) {
+  if (!state.final || !state.run || point === null) return;
+  setState({ selected: point, inspect: { status: "loading", point } }, { boundary: true });
+  $("inspect-point").value = String(point);
+  let answer = null;
+  let ok = false;
+  try {
+    const response = await fetch("/api/train/inspect", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ config: state.request, parameters: state.final.parameters, point }),
+    });
+    ok = response.ok;
+    answer = await response.json();
+  } catch {
+    answer = null;
+  }
+  if (state.selected !== point) return; // another point was chosen meanwhile
+  if (ok && answer) setState({ inspect: { status: "ready", point, ...answer } });
+  else {
+    const message = answer?.error?.message ?? "The server could not write this point's loss.";
+    setState({ inspect: { status: "error", point, message } });
+  }
+}
+
+function canvasPoint(event) {
+  if (!state.run) return null;
+  const canvas = $("boundary");
+  const box = canvas.getBoundingClientRect();
+  const size = { width: box.width, height: box.height };
+  return nearestPoint(state.run.points, state.run.bounds, size, event.clientX - box.left, event.clientY - box.top);
+}
+
+// ── set-up ───────────────────────────────────────────────────────────────────────────────────
+
+function applyPreset(id) {
+  const preset = state.presets.find((p) => p.id === id);
+  if (!preset) return;
+  const values = valuesFrom(preset.config);
+  for (const field of FIELDS) $(field).value = values[field];
+  setState({ preset: id, error: null });
+}
+
+function syncUrl() {
+  const q = new URLSearchParams();
+  if (state.preset !== "micrograd-moons") q.set("preset", state.preset);
+  if (state.theme !== "auto") q.set("theme", state.theme);
+  const query = q.toString();
+  history.replaceState(null, "", query ? `?${query}` : location.pathname);
+}
+
+async function main() {
+  const q = new URLSearchParams(location.search);
+  const theme = q.get("theme");
+  state.theme = theme === "light" || theme === "dark" ? theme : "auto";
+  let options = null;
+  try {
+    const response = await fetch("/api/train/options");
+    options = response.ok ? await response.json() : null;
+  } catch {
+    options = null;
+  }
+  if (!options) return fail("The server cannot be reached. Is it still running?");
+  state.presets = options.presets;
+  $("preset-list").replaceChildren(
+    ...options.presets.map((p) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.preset = p.id;
+      button.textContent = PRESET_NAMES[p.id] ?? p.id;
+      button.title = p.title;
+      button.addEventListener("click", () => {
+        applyPreset(p.id);
+        syncUrl();
+      });
+      return button;
+    }),
+  );
+  $("size").max = String(options.limits.max_points);
+  $("epochs").max = String(options.limits.max_epochs);
+  const wanted = q.get("preset");
+  applyPreset(options.presets.some((p) => p.id === wanted) ? wanted : "micrograd-moons");
+
+  $("config").addEventListener("submit", (e) => {
+    e.preventDefault();
+    startTraining();
+  });
+  $("config").addEventListener("input", () => setState({ error: null }));
+  $("stop").addEventListener("click", stopTraining);
+  $("theme").addEventListener("change", (e) => {
+    setState({ theme: e.target.value }, { boundary: true, curves: true });
+    syncUrl();
+  });
+  $("boundary").addEventListener("click", (e) => inspectPoint(canvasPoint(e)));
+  $("boundary").addEventListener("mousemove", (e) => {
+    $("boundary").classList.toggle("over-point", state.final !== null && canvasPoint(e) !== null);
+  });
+  $("inspect-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const n = Number($("inspect-point").value);
+    if (state.run && Number.isInteger(n) && n >= 0 && n < state.run.points.length) inspectPoint(n);
+  });
+  new ResizeObserver(() => setState({}, { boundary: true, curves: true })).observe($("curves"));
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
+    setState({}, { boundary: true, curves: true }),
+  );
+  window.addEventListener("pagehide", () => controller?.abort());
+  render();
+}
+
+main();
