@@ -53,7 +53,14 @@ def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+    """A bug, not bad input: still the one error shape, never a traceback."""
+    message = f"internal error ({type(exc).__name__}); please report the program that caused it"
+    return JSONResponse(error_body(message, "internal"), status_code=500)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(Exception, _unexpected)
     app.add_exception_handler(GradstepError, _gradstep_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

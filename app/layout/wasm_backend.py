@@ -71,7 +71,8 @@ class _Worker:
         return body.decode()
 
     def kill(self) -> None:
-        self.process.kill()
+        if self.process.poll() is None:
+            self.process.kill()
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
@@ -86,15 +87,14 @@ class WasmPool:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max_workers)
         self._keep_idle = keep_idle
+        self._closed = False  # after close(), workers that finish starting are killed at once
 
     def warm(self) -> None:
         """Start one worker now, so the first request does not wait for it."""
         with self._lock:
             if self._idle:
                 return
-        worker = _Worker()
-        with self._lock:
-            self._idle.append(worker)
+        self._release(_Worker())
 
     def layout(self, source: str, timeout: float) -> str:
         with self._slots:
@@ -107,6 +107,8 @@ class WasmPool:
             except GradstepError:
                 if worker.process.poll() is None:  # a Graphviz error: the worker is fine
                     self._release(worker)
+                else:
+                    worker.kill()  # reaps it and closes its pipes
                 raise
             except BaseException:
                 worker.kill()
@@ -116,13 +118,14 @@ class WasmPool:
 
     def _release(self, worker: _Worker) -> None:
         with self._lock:
-            if len(self._idle) < self._keep_idle:
+            if not self._closed and len(self._idle) < self._keep_idle:
                 self._idle.append(worker)
                 return
         worker.kill()
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.kill()
