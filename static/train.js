@@ -193,11 +193,8 @@ async function startTraining() {
   controller?.abort();
   controller = new AbortController();
   const signal = controller.signal;
-  setState(
-    { status: "starting", error: null, request: body, job: null, run: null, history: [], epochs: body.epochs,
-      last: null, grid: null, gridEpoch: null, final: null, selected: null, inspect: null },
-    { boundary: true, curves: true },
-  );
+  const before = state.status;
+  setState({ status: "starting", error: null });
   let response;
   try {
     response = await fetch("/api/train", {
@@ -210,13 +207,18 @@ async function startTraining() {
     if (err.name !== "AbortError") fail("The server cannot be reached. Is it still running?");
     return;
   }
-  if (!response.ok) {
+  if (!response.ok) { // refused: the last run stays on screen, the message says why
     const answer = await response.json().catch(() => null);
     let message = answer?.error?.message ?? `The server answered ${response.status}.`;
     const retry = response.headers.get("retry-after");
     if (response.status === 503 && retry) message += ` (retry in ${retry} s)`;
-    return setState({ status: "error", error: { message, field: fieldOf(message) } });
+    return setState({ status: before === "starting" ? "idle" : before, error: { message, field: fieldOf(message) } });
   }
+  setState(
+    { request: body, job: null, run: null, history: [], epochs: body.epochs, last: null,
+      grid: null, gridEpoch: null, final: null, selected: null, inspect: null },
+    { boundary: true, curves: true },
+  );
   try {
     await readEvents(response, onEvent);
   } catch (err) {
