@@ -30,6 +30,7 @@ def run(config: TrainConfig, conn: Connection, stop: StopFlag) -> None:
 
 def messages(config: TrainConfig, should_stop: Any = lambda: False) -> Any:
     """The job's events in order: start, epoch…, boundary every few epochs, then done or error."""
+    epoch = 0
     try:
         setup = prepare(config)
         yield "start", start_payload(setup)
@@ -37,6 +38,7 @@ def messages(config: TrainConfig, should_stop: Any = lambda: False) -> Any:
         for event in train(setup, should_stop):
             elapsed = time.perf_counter() - began
             if isinstance(event, EpochReport):
+                epoch = event.epoch
                 eta = elapsed / event.epoch * (event.epochs - event.epoch)
                 yield (
                     "epoch",
@@ -65,6 +67,11 @@ def messages(config: TrainConfig, should_stop: Any = lambda: False) -> Any:
                     },
                 )
     except GradstepError as e:
+        if e.kind == "overflow":  # a number too large for a float: the run diverged
+            e = GradstepError(
+                f"the run diverged in epoch {epoch + 1} ({e.message}): try a smaller learning rate",
+                kind="overflow",
+            )
         yield "error", {"error": e.to_dict()}
     except (ArithmeticError, RecursionError, MemoryError) as e:
         yield "error", {"error": {"message": f"training failed: {e}", "kind": "numeric"}}

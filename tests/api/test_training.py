@@ -222,6 +222,24 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"preset": "xor-tanh", "activation": "relu", "lr": 1e6, "epochs": 50},  # an op overflows
+        {"preset": "xor-tanh", "loss": "bce", "activation": "linear", "lr": 1e300, "epochs": 20},
+    ],
+)
+def test_a_diverging_run_ends_with_an_error_event(client: TestClient, body: dict[str, Any]) -> None:
+    with client.stream("POST", "/api/train", json=body) as response:
+        job = job_of(client, response.headers["x-training-job"])
+        seen = list(events(response.iter_lines()))
+    name, data = seen[-1]
+    assert name == "error" and data["error"]["kind"] == "overflow"
+    assert "smaller learning rate" in data["error"]["message"]
+    assert [n for n, _ in seen].count("done") == 0
+    assert_worker_ended(job)
+
+
 @pytest.fixture(scope="module")
 def live() -> Iterator[LiveServer]:
     server = LiveServer()
