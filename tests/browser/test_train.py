@@ -4,6 +4,7 @@ Stop mid-way, and "Inspect one point" opening the stepper on that point's loss."
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 import pytest
@@ -73,14 +74,38 @@ def test_stop_ends_a_run_midway(page, shot, base_url: str) -> None:
     epochs = int(page.locator("#progress").evaluate("p => p.value"))
     assert 3 <= epochs < 300
     assert page.locator("#train").is_enabled() and page.locator("#stop").is_disabled()
-    with urllib.request.urlopen(f"{base_url}/api/train/jobs", timeout=10) as response:
-        assert json.load(response) == []  # the worker has ended and given back its slot
+    wait_until_no_jobs(base_url)  # the worker ends and gives back its slot
     shot(page, "train-moons-stopped")
     # micrograd's 337-parameter model is too large to draw: the page says why
     page.fill("#inspect-point", "0")
     page.click("#inspect-go")
     page.wait_for_selector(".inspect-error")
     assert "MAX_INSPECT_VALUES" in page.locator(".inspect-error").inner_text()
+
+
+def running_jobs(base_url: str) -> list[dict[str, object]]:
+    with urllib.request.urlopen(f"{base_url}/api/train/jobs", timeout=10) as response:
+        return json.load(response)
+
+
+def test_closing_the_tab_cancels_the_job(browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url)
+    page = context.new_page()
+    open_lab(page)
+    page.fill("#epochs", "300")
+    page.click("#train")
+    page.wait_for_function("Number(document.querySelector('#progress').value) >= 2", timeout=60_000)
+    assert len(running_jobs(base_url)) == 1
+    context.close()  # the tab goes, and with it the event stream
+    wait_until_no_jobs(base_url)
+
+
+def wait_until_no_jobs(base_url: str) -> None:
+    """Polls until every worker has ended: a wait for a condition, with a deadline to fail."""
+    deadline = time.monotonic() + 30
+    while running_jobs(base_url):
+        assert time.monotonic() < deadline, "a training job outlived its run"
+        time.sleep(0.1)
 
 
 def test_inspect_one_point_opens_the_stepper_on_its_loss(page, shot) -> None:
@@ -95,15 +120,13 @@ def test_inspect_one_point_opens_the_stepper_on_its_loss(page, shot) -> None:
     with page.context.expect_page() as opened:
         page.click("#inspect-open")
     stepper = opened.value
-    stepper.wait_for_function(
-        "Number(document.querySelector('#graph-view')?.dataset.runs || 0) > 0", timeout=60_000
-    )
-    output = stepper.evaluate(
-        """() => {
-          const g = document.querySelector('#graph-view g.node.value.kind-output');
-          return g.querySelector('[id$="-data"]').textContent;
-        }"""
-    )
+    output_data = """() => {
+      const g = document.querySelector('#graph-view g.node.value.kind-output');
+      const text = g && g.querySelector('[id$="-data"]').textContent;
+      return text && !text.includes('?') ? text : null;
+    }"""
+    stepper.wait_for_function(output_data, timeout=60_000)
+    output = stepper.evaluate(output_data)
     assert output.split()[-1] == shown
     assert "w1_1_1" in stepper.input_value("#source")
     shot(stepper, "train-xor-inspect-stepper")
