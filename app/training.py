@@ -71,7 +71,8 @@ def jobs_of(request: Request) -> TrainingJobs:
     state = request.app.state
     if not hasattr(state, "training"):
         state.training = TrainingJobs()
-    return state.training
+    jobs: TrainingJobs = state.training
+    return jobs
 
 
 def config_of(body: TrainRequest) -> TrainConfig:
@@ -159,9 +160,9 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
                 if finished:
                     return
             code = job.process.exitcode  # the worker ended without a last word
-            message = f"the training worker ended unexpectedly (exit code {code})"
+            reason = f"the training worker ended unexpectedly (exit code {code})"
             finished = True
-            yield sse("error", error_body(message, "worker"))
+            yield sse("error", error_body(reason, "worker"))
         finally:
             if not finished:  # the client went away (or the error event could not be sent)
                 job.cancel("disconnect")

@@ -216,8 +216,8 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
                 yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
     if stopped:  # the model as it was stopped, with the updates of a part epoch
         yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
-    loss, accuracy = evaluate(setup)
-    yield Finished(epoch, stopped, loss, accuracy, [p.data for p in params])
+    final_loss, final_accuracy = evaluate(setup)
+    yield Finished(epoch, stopped, final_loss, final_accuracy, [p.data for p in params])
 
 
 def batch_loss(
