@@ -65,7 +65,16 @@ function render() {
     $("boundary-epoch").textContent = state.gridEpoch ? `epoch ${state.gridEpoch}` : "";
     renderClassLegend(run.classes ?? 0);
   }
-  if (dirty.curves) drawCurves($("curves"), { history: state.history, epochs: state.epochs });
+  if (dirty.curves) {
+    drawCurves($("curves"), { history: state.history, epochs: state.epochs });
+    const last = state.history.at(-1);
+    $("curves").setAttribute(
+      "aria-label",
+      last
+        ? `Loss and accuracy by epoch: after epoch ${last.epoch}, loss ${formatNumber(last.loss)}, accuracy ${(100 * last.accuracy).toFixed(1)}%`
+        : "Loss and accuracy by epoch: no training yet",
+    );
+  }
   dirty.boundary = dirty.curves = false;
 }
 
@@ -359,7 +368,16 @@ async function main() {
   });
   $("boundary").addEventListener("click", (e) => inspectPoint(canvasPoint(e)));
   $("boundary").addEventListener("mousemove", (e) => {
-    $("boundary").classList.toggle("over-point", state.final !== null && canvasPoint(e) !== null);
+    const point = canvasPoint(e);
+    const canvas = $("boundary");
+    canvas.classList.toggle("over-point", state.final !== null && point !== null);
+    if (point === null) {
+      canvas.removeAttribute("title");
+      return;
+    }
+    const [x, y] = state.run.points[point];
+    const action = state.final ? " · click to inspect" : "";
+    canvas.title = `Point ${point} at (${formatNumber(x, 3)}, ${formatNumber(y, 3)}), class ${state.run.labels[point]}${action}`;
   });
   $("inspect-form").addEventListener("submit", (e) => {
     e.preventDefault();
