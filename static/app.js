@@ -2,10 +2,9 @@
 // render() that makes the page show it. Stepping replays the trace already in the browser.
 
 import { fetchGraph, fetchPresets } from "./api.js";
-import { stepSummary } from "./explain.js";
 import { createEditor } from "./editor.js";
 import { isClose, parseNumber } from "./format.js";
-import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, zoomGraph } from "./graph.js";
+import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { buildModel, clampStep, fromTimeline, timelineLength, toTimeline, viewAt } from "./model.js";
 import { buildInputs, explanationContent, inspectorContent, paintInputs, predictFields, predictQuestion } from "./panels.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
@@ -57,10 +56,13 @@ export function setState(patch) {
 
 function render() {
   const { model } = state;
-  document.documentElement.toggleAttribute("data-theme", state.theme !== "auto");
-  if (state.theme !== "auto") document.documentElement.dataset.theme = state.theme;
-  $("decimals").value = String(state.decimals);
-  $("theme").value = state.theme;
+  const root = document.documentElement;
+  if ((root.dataset.theme ?? "auto") !== state.theme) {
+    if (state.theme === "auto") delete root.dataset.theme;
+    else root.dataset.theme = state.theme;
+  }
+  setValue($("decimals"), String(state.decimals));
+  setValue($("theme"), state.theme);
   $("numeric").checked = state.numeric;
   $("topo").checked = state.topo;
   $("predict").checked = state.predict;
@@ -68,15 +70,18 @@ function render() {
   $("play").setAttribute("aria-label", state.playing ? "Pause (Space)" : "Play (Space)");
   renderError();
   renderPresets();
-  if (!model) return;
+  if (!model) {
+    ui.editor.mark(null, state.error?.line && state.error.source === state.source ? state.error : null);
+    return;
+  }
 
   const total = timelineLength(model);
   const position = toTimeline(model, state.phase, state.step);
   $("phase-forward").setAttribute("aria-pressed", String(state.phase === "forward"));
   $("phase-backward").setAttribute("aria-pressed", String(state.phase === "backward"));
   const scrubber = $("scrubber");
-  scrubber.max = String(Math.max(total - 1, 0));
-  scrubber.value = String(position);
+  if (scrubber.max !== String(Math.max(total - 1, 0))) scrubber.max = String(Math.max(total - 1, 0));
+  setValue(scrubber, String(position));
   const phaseSteps = state.phase === "forward" ? model.forwardSteps : model.backwardSteps;
   const where = `${state.phase} ${state.step + 1}/${phaseSteps}`;
   $("position").textContent = where;
@@ -91,13 +96,15 @@ function render() {
   if (ui.graph) paintGraph(ui.graph, model, ui.view, state.decimals, state.selected, state.topo);
 
   const currentNode = ui.view.current >= 0 ? model.byId[ui.view.current] : null;
-  ui.editor.mark(state.error ? null : (currentNode?.span ?? null), state.error?.line ? state.error : null);
+  // spans point into the program that ran: once the text is edited they would point astray
+  const fresh = state.source === model.source;
+  const errorFresh = state.error?.line && state.error.source === state.source;
+  ui.editor.mark(fresh && !state.error ? (currentNode?.span ?? null) : null, errorFresh ? state.error : null);
 
   paintOnce("explanation", [model, state.phase, state.step, state.decimals, quiz?.step], () => {
     if (quiz) return [explanationTitle(`Predict backward step ${quiz.step + 1}: your turn`)];
     return explanationContent(model, state.phase, state.step, state.decimals);
   });
-  $("explanation").setAttribute("aria-label", quiz ? "" : stepSummary(model, state.phase, state.step, state.decimals));
 
   if (ui.inputsFor !== model.trace.inputs.map((i) => i.label).join("\u0000")) {
     ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
@@ -107,6 +114,11 @@ function render() {
   paintOnce("inspector", [model, state.selected, state.decimals], () => inspectorContent(model, state.selected, state.decimals));
   renderPredict();
   scheduleUrl();
+}
+
+/** Write a form control's value only when it differs (each write costs a layout). */
+function setValue(control, value) {
+  if (control.value !== value) control.value = value;
 }
 
 function explanationTitle(text) {
@@ -297,13 +309,15 @@ async function run({ keepLayout = false, keepStep = false, position = null, user
   inflight = null;
   if (!result.ok) {
     $("status").textContent = "";
-    setState({ busy: false, error: result.error });
+    setState({ busy: false, error: { ...result.error, source } });
+    $("error").dataset.runs = String(Number($("error").dataset.runs ?? 0) + 1);
     return;
   }
   const { trace, svg, backend, timings } = result.body;
   const model = buildModel(trace, source);
   const structureKept = keepLayout && ui.graph && state.model && ui.graph.count === model.count;
   if (!structureKept) {
+    unmountGraph(ui.graph);
     ui.graph = mountGraph($("graph-view"), svg, model);
     ui.view = null;
   }
@@ -314,6 +328,7 @@ async function run({ keepLayout = false, keepStep = false, position = null, user
   const selected = structureKept && state.selected !== null && state.selected < model.count ? state.selected : position?.selected ?? null;
   setState({ model, source, error: null, busy: false, quiz: null, verdict: null, ...where, selected: selected !== null && selected < model.count ? selected : null });
   if (!structureKept) fitReadable(ui.graph, ui.view.current >= 0 ? ui.view.current : model.trace.output, READABLE_SCALE);
+  $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   $("status").textContent = `${model.count} values · ${backend} · ${layout}`;
   if (userAction) {

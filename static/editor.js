@@ -7,6 +7,9 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   let escaped = false; // after Esc, Tab leaves the editor (so keyboard users are never trapped)
   let marks = { span: null, error: null };
   let lineCount = 0;
+  let lineHeight = null;
+
+  let markedLines = []; // gutter rows that carry a class now: only these change per step
 
   function syncGutter() {
     const lines = textarea.value.split("\n").length;
@@ -19,38 +22,66 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
         frag.append(span);
       }
       gutter.replaceChildren(frag);
+      markedLines = [];
     }
-    for (const [i, el] of [...gutter.children].entries()) {
-      el.classList.toggle("error-line", marks.error?.line === i + 1);
-      el.classList.toggle("current-line", marks.span?.line === i + 1);
+    for (const el of markedLines) el.classList.remove("error-line", "current-line");
+    markedLines = [];
+    const rows = gutter.children;
+    for (const [span, cls] of [[marks.error, "error-line"], [marks.span, "current-line"]]) {
+      const el = span ? rows[span.line - 1] : null;
+      if (el) {
+        el.classList.add(cls);
+        markedLines.push(el);
+      }
     }
+  }
+
+  // Marks are boxes placed by line and column in the monospace grid, inside a layer that moves
+  // with the textarea's scroll: no text is laid out again when the step moves.
+  const layer = document.createElement("div");
+  layer.className = "marks";
+  highlight.replaceChildren(layer);
+  let metrics = null;
+
+  function measure() {
+    const probe = document.createElement("span");
+    probe.className = "probe";
+    probe.textContent = "M".repeat(100);
+    highlight.append(probe);
+    const width = probe.getBoundingClientRect().width / 100;
+    probe.remove();
+    const style = getComputedStyle(textarea);
+    const m = {
+      char: width,
+      line: parseFloat(style.lineHeight) || 20,
+      top: parseFloat(style.paddingTop) || 0,
+      left: parseFloat(style.paddingLeft) || 0,
+    };
+    return width > 0 ? m : null;
   }
 
   function syncHighlight() {
-    const text = textarea.value;
-    const ranges = [];
-    if (marks.error) ranges.push({ ...offsets(text, marks.error), cls: "error-span" });
-    if (marks.span) ranges.push({ ...offsets(text, marks.span), cls: "span" });
-    ranges.sort((a, b) => a.start - b.start);
-    const frag = document.createDocumentFragment();
-    let at = 0;
-    for (const r of ranges) {
-      if (r.start < at) continue; // overlapping marks: the earlier one wins
-      frag.append(text.slice(at, r.start));
-      const mark = document.createElement("mark");
-      mark.className = r.cls;
-      mark.textContent = text.slice(r.start, r.end) || " ";
-      frag.append(mark);
-      at = r.end;
+    metrics ??= measure();
+    const boxes = [];
+    const lines = textarea.value.split("\n");
+    for (const [span, cls] of [[marks.error, "error-span"], [marks.span, "span"]]) {
+      if (!span || !metrics) continue;
+      const line = lines[span.line - 1] ?? "";
+      const start = visualColumn(line, span.column - 1);
+      const stop = visualColumn(line, span.end_column ? span.end_column - 1 : line.length);
+      const box = document.createElement("mark");
+      box.className = cls;
+      box.style.top = `${metrics.top + (span.line - 1) * metrics.line}px`;
+      box.style.left = `${metrics.left + start * metrics.char}px`;
+      box.style.width = `${Math.max(stop - start, 1) * metrics.char}px`;
+      box.style.height = `${metrics.line}px`;
+      boxes.push(box);
     }
-    frag.append(`${text.slice(at)}\n`);
-    highlight.replaceChildren(frag);
-    syncScroll();
+    layer.replaceChildren(...boxes);
   }
 
   function syncScroll() {
-    highlight.scrollTop = textarea.scrollTop;
-    highlight.scrollLeft = textarea.scrollLeft;
+    layer.style.transform = `translate(${-textarea.scrollLeft}px, ${-textarea.scrollTop}px)`;
     gutter.scrollTop = textarea.scrollTop;
   }
 
@@ -134,7 +165,7 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   };
 
   function scrollToLine(line) {
-    const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 20;
+    lineHeight ??= metrics?.line ?? (parseFloat(getComputedStyle(textarea).lineHeight) || 20);
     const top = (line - 1) * lineHeight;
     if (top < textarea.scrollTop || top > textarea.scrollTop + textarea.clientHeight - 2 * lineHeight) {
       textarea.scrollTop = Math.max(0, top - textarea.clientHeight / 3);
@@ -148,13 +179,9 @@ function sameSpan(a, b) {
   return a.line === b.line && a.column === b.column && a.end_column === b.end_column;
 }
 
-/** Character offsets in `text` of a 1-based {line, column, end_column} span. */
-export function offsets(text, span) {
-  const lines = text.split("\n");
-  let start = 0;
-  for (let i = 0; i < span.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
-  const line = lines[span.line - 1] ?? "";
-  const col = Math.min(Math.max(span.column - 1, 0), line.length);
-  const end = span.end_column ? Math.min(Math.max(span.end_column - 1, col + 1), line.length) : line.length;
-  return { start: start + col, end: start + Math.max(end, col) };
+/** The on-screen column of character index `index` in `line` (tabs advance to multiples of 4). */
+function visualColumn(line, index) {
+  let col = 0;
+  for (let i = 0; i < Math.min(index, line.length); i++) col = line[i] === "\t" ? col + 4 - (col % 4) : col + 1;
+  return col + Math.max(0, index - line.length);
 }

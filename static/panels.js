@@ -41,7 +41,8 @@ export function explanationContent(model, phase, step, decimals) {
 export function buildInputs(container, model, ranges) {
   const rows = new Map();
   const children = [];
-  for (const input of model.trace.inputs) {
+  const inputs = [...model.trace.inputs].sort((a, b) => a.node - b.node); // in source order
+  for (const input of inputs) {
     const label = input.label;
     const value = model.byId[input.node].data;
     if (!ranges.has(label)) {
@@ -57,7 +58,7 @@ export function buildInputs(container, model, ranges) {
     const grads = el("div", { class: "grads" });
     const row = el("div", { class: "input-row" }, el("label", { class: "name", for: id, text: label }), slider, field, grads);
     children.push(row);
-    rows.set(label, { slider, field, grads, shown: null });
+    rows.set(label, { slider, field, grads, shown: null, value: null });
   }
   if (children.length === 0) children.push(el("p", { class: "hint", text: "This program has no inputs to vary." }));
   container.replaceChildren(...children);
@@ -70,8 +71,12 @@ export function paintInputs(rows, model, view, decimals, showNumeric, editing) {
     const row = rows.get(input.label);
     if (!row) continue;
     const value = model.byId[input.node].data;
-    if (editing !== row.field && Number(row.field.value) !== value) row.field.value = String(value);
-    if (editing !== row.slider) row.slider.value = String(value);
+    if (row.value !== value) {
+      // each write costs a layout: only when the value moved (not on every step)
+      if (editing !== row.field && Number(row.field.value) !== value) row.field.value = String(value);
+      if (editing !== row.slider) row.slider.value = String(value);
+      row.value = value;
+    }
     const state = view.gradState[input.node];
     const grad = state === GRAD_PENDING || state === GRAD_NONE ? "?" : formatNumber(view.grad[input.node], decimals);
     const text = `grad ${grad}`;

@@ -1,0 +1,124 @@
+"""Fixtures for the browser tests: a live uvicorn on 127.0.0.1 and Debian's Chromium.
+
+Outside CI these tests skip when Playwright or Chromium is missing; in CI (``CI`` set) they
+fail instead, so a broken browser set-up can never pass as a green run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("GRADSTEP_CHROMIUM", "/usr/bin/chromium")
+SERVE_ARGS = ("--factory", "--host", "127.0.0.1", "--log-level", "warning", "--port")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """A real uvicorn serving the app factory, stopped when the session ends."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:create_app", *SERVE_ARGS, str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            pytest.fail(f"uvicorn did not become healthy on {url}:\n{err}", pytrace=False)
+        time.sleep(0.1)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if proc.stderr:
+        proc.stderr.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright for Python is not installed")
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        _unavailable(f"Chromium was not found at {CHROMIUM}")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, base_url: str) -> Iterator[object]:
+    """A fresh desktop page (1440×900); the test fails on any uncaught script error."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=base_url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # a 422 for a bad program is the API working; the browser logs it, the page handles it
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+    yield page
+    context.close()
+    assert errors == [], f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot of a page under artifacts/screenshots/ (for people to look at)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str) -> None:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+    return save

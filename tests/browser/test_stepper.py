@@ -1,0 +1,344 @@
+"""The stepper in a real Chromium against a live server: what a user sees and does (issue 5)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+README_PROGRAM = """\
+from micrograd.engine import Value
+
+a = Value(-4.0)
+b = Value(2.0)
+c = a + b
+d = a * b + b**3
+c += c + 1
+c += 1 + c + (-a)
+d += d * 2 + (b + a).relu()
+d += 3 * d + (b - a).relu()
+e = c - d
+f = e**2
+g = f / 2.0
+g += 10.0 / f
+print(f'{g.data:.4f}') # prints 24.7041, the outcome of this forward pass
+g.backward()
+print(f'{a.grad:.4f}') # prints 138.8338, i.e. the numerical value of dg/da
+print(f'{b.grad:.4f}') # prints 645.5773, i.e. the numerical value of dg/db
+"""
+
+PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\n"
+
+NODE_TEXT_JS = """([label, field]) => {
+  for (const g of document.querySelectorAll('#graph-view g.node.value')) {
+    const name = g.querySelector('[id$="-label"]');
+    if (name && name.textContent.trim() === label) {
+      return g.querySelector(`[id$="-${field}"]`).textContent;
+    }
+  }
+  return null;
+}"""
+
+
+def runs(page, element: str = "#graph-view") -> int:
+    return int(page.locator(element).get_attribute("data-runs") or 0)
+
+
+def wait_drawn(page, before: int) -> None:
+    page.wait_for_function(
+        "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", arg=before
+    )
+
+
+def open_page(page, query: str = "") -> None:
+    page.goto(f"/{query}")
+    wait_drawn(page, 0)
+
+
+def run_program(page, source: str) -> None:
+    before = runs(page)
+    page.fill("#source", source)
+    page.click("#run")
+    wait_drawn(page, before)
+
+
+def node_text(page, label: str, field: str) -> str | None:
+    return page.evaluate(NODE_TEXT_JS, [label, field])
+
+
+def mark_box(page, cls: str, line: int, columns: tuple[int, int] | None) -> None:
+    """The editor's highlight box sits on `line` and, if given, spans those 1-based columns."""
+    mark = page.locator(f"#highlight mark.{cls}").bounding_box()
+    row = page.locator("#gutter span").nth(line - 1).bounding_box()
+    assert mark is not None and row is not None
+    centre = mark["y"] + mark["height"] / 2
+    assert row["y"] <= centre <= row["y"] + row["height"]
+    if columns:
+        char = page.evaluate(
+            "() => { const s = document.createElement('span'); s.textContent = 'M'.repeat(50);"
+            " s.className = 'probe'; document.querySelector('#highlight').append(s);"
+            " const w = s.getBoundingClientRect().width / 50; s.remove(); return w; }"
+        )
+        assert abs(mark["width"] - (columns[1] - columns[0]) * char) < 2
+
+
+def position(page) -> str:
+    return page.locator("#position").inner_text()
+
+
+def test_landing_page_draws_the_readme_program(page, shot):
+    open_page(page)
+    assert page.locator("#graph-view svg.gradstep-graph").count() == 1
+    assert page.locator("#graph-view g.node.value").count() > 20
+    assert "g = f / 2.0" in page.input_value("#source")
+    active = page.locator("#preset-list button[aria-pressed=true]")
+    assert active.count() == 1
+    assert "README" in active.inner_text()
+    # the finished picture first: every grad known
+    assert position(page) == "backward 26/26"
+    assert node_text(page, "a", "grad") == "grad 138.8338"
+    shot(page, "desktop-landing")
+
+
+def test_pasted_readme_program_stepped_to_the_end(page, shot):
+    open_page(page)
+    run_program(page, "x = Value(1.0)\ny = x * x\n")  # something else first
+    run_program(page, README_PROGRAM)
+    page.click("#first")
+    assert position(page) == "forward 1/25"
+    assert node_text(page, "a", "grad") == "grad ?"  # not yet known, not 0
+    assert node_text(page, "g₁", "data") == "data ?"
+    while page.locator("#next").is_enabled():
+        page.click("#next")
+    assert position(page) == "backward 26/26"
+    assert node_text(page, "a", "grad") == "grad 138.8338"
+    assert node_text(page, "b", "grad") == "grad 645.5773"
+    assert node_text(page, "g₁", "data") == "data 24.7041"
+    rows = page.locator("#inputs").inner_text()
+    assert "grad 138.8338" in rows
+    assert "grad 645.5773" in rows
+    shot(page, "desktop-readme-end")
+
+
+def test_stepping_by_keyboard(page):
+    open_page(page)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    assert position(page) == "forward 1/25"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert position(page) == "forward 3/25"
+    page.keyboard.press("PageDown")  # what a presentation clicker sends
+    assert position(page) == "forward 4/25"
+    page.keyboard.press("PageUp")
+    page.keyboard.press("ArrowLeft")
+    assert position(page) == "forward 2/25"
+    page.keyboard.press("End")
+    assert position(page) == "backward 26/26"
+    page.keyboard.press("ArrowRight")  # at the end it stays
+    assert position(page) == "backward 26/26"
+    page.keyboard.press("ArrowLeft")
+    assert position(page) == "backward 25/26"
+    # Space plays from here to the end, then stops by itself
+    page.select_option("#speed", "30")
+    page.keyboard.press("Space")
+    page.wait_for_function("document.querySelector('#position').textContent === 'backward 26/26'")
+    page.wait_for_function("!document.querySelector('#play').classList.contains('playing')")
+
+
+def test_explanation_of_known_steps(page):
+    open_page(page)
+    page.keyboard.press("Home")
+    explanation = page.locator("#explanation")
+    assert "c = a + b = (−4.0000) + 2.0000 = −2.0000" in explanation.inner_text()
+    page.keyboard.press("End")  # the last backward step: c = a + b sends its gradient to a, b
+    text = explanation.inner_text()
+    assert "∂g₁/∂a += ∂c/∂a · ∂g₁/∂c = 1 · ∂g₁/∂c = 1.0000 · (−27.7668) = −27.7668" in text
+    assert "a.grad: 166.6006 → 138.8338 (accumulates" in text
+    assert "b.grad: 673.3440 → 645.5773 (accumulates" in text
+    # the current node's source span is highlighted in the editor
+    assert page.locator("#gutter .current-line").inner_text().strip() == "5"
+    mark_box(page, "span", line=5, columns=(5, 10))  # c = [a + b]
+    # the current node and the edges carrying gradient are marked in the graph
+    assert page.locator("#graph-view g.node.value.current").count() == 1
+    assert page.locator("#graph-view g.edge.flow").count() == 2
+    # the seed step
+    page.click("#phase-backward")
+    assert "∂g₁/∂g₁ = 1" in explanation.inner_text()
+
+
+def test_decimals_change_every_number(page):
+    open_page(page)
+    page.select_option("#decimals", "2")
+    assert node_text(page, "a", "grad") == "grad 138.83"
+    assert "decimals=2" in page.evaluate("location.search") or page.wait_for_function(
+        "location.search.includes('decimals=2')"
+    )
+
+
+def test_slider_and_number_field_recompute_keeping_layout_and_step(page, shot):
+    open_page(page)
+    run_program(page, PRODUCT)
+    page.click("#first")
+    box = page.locator("#graph-view g.node.value.kind-output > polygon").get_attribute("points")
+    step_before = position(page)
+    before = runs(page)
+    page.locator("#inputs input[type=number][data-label=a]").fill("3")
+    wait_drawn(page, before)
+    assert node_text(page, "c", "data") == "data -9.0000"
+    assert position(page) == step_before  # the step is kept
+    after = page.locator("#graph-view g.node.value.kind-output > polygon").get_attribute("points")
+    assert after == box  # the layout is kept
+    before = runs(page)
+    page.locator("#inputs input[type=range][data-label=b]").fill("1")
+    wait_drawn(page, before)
+    assert node_text(page, "b", "data") == "data 1.0000"
+    assert node_text(page, "c", "data") == "data 3.0000"
+    page.click("#last")
+    assert node_text(page, "a", "grad") == "grad 1.0000"
+    shot(page, "desktop-slider")
+
+
+def test_error_shown_at_its_line_and_last_graph_kept(page, shot):
+    open_page(page)
+    run_program(page, PRODUCT)
+    before = runs(page, "#error")
+    page.fill("#source", "a = Value(2.0)\nb = Value(-3.0)\nc = a * frobnicate(b)\n")
+    page.click("#run")
+    page.wait_for_function(
+        "n => Number(document.querySelector('#error').dataset.runs || 0) > n", arg=before
+    )
+    error = page.locator("#error")
+    assert error.is_visible()
+    assert re.search(r"Line 3, column \d+: ", error.inner_text())
+    assert "frobnicate" in error.inner_text()
+    assert page.locator("#gutter .error-line").inner_text().strip() == "3"
+    mark_box(page, "error-span", line=3, columns=None)
+    # the last good graph stays
+    assert node_text(page, "c", "data") == "data -6.0000"
+    shot(page, "desktop-error")
+    run_program(page, PRODUCT)
+    assert not error.is_visible()
+
+
+def test_reload_from_shared_url_restores_program_values_and_step(page, browser, base_url):
+    open_page(page)
+    run_program(page, PRODUCT)
+    before = runs(page)
+    page.locator("#inputs input[type=number][data-label=a]").fill("5")
+    wait_drawn(page, before)
+    page.click("#first")
+    page.select_option("#decimals", "3")
+    page.wait_for_function("new URLSearchParams(location.search).get('phase') === 'forward'")
+    url = page.url
+    query = dict(re.findall(r"([^?&=]+)=([^&]*)", url))
+    assert {"source", "values", "phase", "step", "decimals"} <= query.keys()
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        fresh.goto(url)
+        wait_drawn(fresh, 0)
+        assert fresh.input_value("#source") == PRODUCT
+        assert fresh.input_value("#inputs input[type=number][data-label=a]") == "5"
+        assert fresh.locator("#position").inner_text() == "forward 1/1"
+        assert fresh.evaluate(NODE_TEXT_JS, ["c", "data"]) == "data -15.000"
+        assert fresh.input_value("#decimals") == "3"
+    finally:
+        fresh.context.close()
+
+
+def test_predict_mode_checks_the_students_answer(page, shot):
+    open_page(page)
+    run_program(page, PRODUCT)
+    page.check("#predict")
+    page.keyboard.press("Home")
+    page.locator("#graph-view").focus()
+    page.keyboard.press("ArrowRight")  # into the backward pass: a question instead of the answer
+    assert page.locator("#predict-form").is_visible()
+    assert position(page) == "forward 1/1"
+    page.fill("#predict-0", "1")
+    page.click("#predict-form button[type=submit]")
+    assert "Right!" in page.locator("#predict-result").inner_text()
+    assert position(page) == "backward 1/2"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#predict-form").is_visible()
+    assert node_text(page, "a", "grad") == "grad ?"  # not revealed before the answer
+    page.fill("#predict-0", "-3")  # a.grad = b
+    page.fill("#predict-1", "3")  # wrong: b.grad = a = 2
+    shot(page, "desktop-predict")
+    page.click("#predict-form button[type=submit]")
+    verdict = page.locator("#predict-result").inner_text()
+    assert "Not quite" in verdict
+    assert "a.grad = −3.0000 ✓" in verdict or "a.grad = -3.0000 ✓" in verdict
+    assert "b.grad is 2.0000, not 3 ✗" in verdict
+    assert node_text(page, "b", "grad") == "grad 2.0000"
+
+
+def test_inspector_shows_the_gradient_as_a_sum_over_uses(page, shot):
+    open_page(page)
+    page.check("#topo")
+    b_node = page.locator(
+        "#graph-view g.node.value", has=page.locator("text", has_text=re.compile(r"^b$"))
+    )
+    page.click("#zoom-fit")
+    b_node.first.dispatch_event(
+        "pointerdown", {"button": 0, "pointerId": 1, "clientX": 1, "clientY": 1}
+    )
+    b_node.first.dispatch_event(
+        "pointerup", {"button": 0, "pointerId": 1, "clientX": 1, "clientY": 1}
+    )
+    inspector = page.locator("#inspector").inner_text()
+    assert "input" in inspector
+    assert "∂g₁/∂b = " in inspector
+    assert inspector.count("·∂") >= 4  # b is used by several nodes: one term per use
+    assert inspector.rstrip().endswith("= 645.5773")
+    assert re.search(r"topological\s+\d+ of 35", inspector)
+    assert page.locator("#graph-view svg.show-topo .topo-badge").first.is_visible()
+    assert page.locator("#graph-view g.node.value.selected").count() == 1
+    shot(page, "desktop-inspector")
+
+
+def test_numerical_gradient_toggle(page):
+    open_page(page)
+    assert "numerical" not in page.locator("#inputs").inner_text()
+    page.check("#numeric")
+    rows = page.locator("#inputs").inner_text()
+    assert re.search(r"grad 138\.8338 · numerical 138\.833\d", rows)
+    assert re.search(r"grad 645\.5773 · numerical 645\.577\d", rows)
+
+
+def test_dark_theme(page, shot):
+    open_page(page)
+    page.select_option("#theme", "dark")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    channels = [int(x) for x in re.findall(r"\d+", background)[:3]]
+    assert max(channels) < 60, background
+    node_fill = page.evaluate(
+        "getComputedStyle(document.querySelector('g.node.value.gbin-0 > polygon, "
+        "g.node.value.kind-constant > polygon')).fill"
+    )
+    assert max(int(x) for x in re.findall(r"\d+", node_fill)[:3]) < 90, node_fill
+    page.wait_for_function("location.search.includes('theme=dark')")
+    shot(page, "desktop-dark")
+
+
+@pytest.mark.parametrize(("width", "height", "name"), [(1280, 720, "laptop"), (390, 844, "phone")])
+def test_layout_at_other_sizes(browser, base_url, shot, width, height, name):
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    try:
+        page = context.new_page()
+        open_page(page)
+        graph = page.locator(".graph-wrap").bounding_box()
+        editor = page.locator("#editor").bounding_box()
+        assert graph["width"] > 0.3 * width and graph["height"] >= 300
+        if width < 900:  # stacked: the editor above the graph, nothing sideways
+            assert editor["y"] + editor["height"] <= graph["y"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        else:  # side by side
+            assert editor["x"] + editor["width"] <= graph["x"]
+        shot(page, name)
+    finally:
+        context.close()
