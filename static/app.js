@@ -6,7 +6,7 @@ import { createEditor } from "./editor.js";
 import { isClose, parseNumber } from "./format.js";
 import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { buildModel, clampStep, fromTimeline, timelineLength, toTimeline, viewAt } from "./model.js";
-import { buildInputs, explanationContent, inspectorContent, paintInputs, predictFields, predictQuestion } from "./panels.js";
+import { buildInputs, explanationContent, inspectorContent, paintInputs, predictFields, predictHint, predictQuestion } from "./panels.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
@@ -102,7 +102,7 @@ function render() {
   ui.editor.mark(fresh && !state.error ? (currentNode?.span ?? null) : null, errorFresh ? state.error : null);
 
   paintOnce("explanation", [model, state.phase, state.step, state.decimals, quiz?.step], () => {
-    if (quiz) return [explanationTitle(`Predict backward step ${quiz.step + 1}: your turn`)];
+    if (quiz) return predictHint(model, quiz.step);
     return explanationContent(model, state.phase, state.step, state.decimals);
   });
 
@@ -119,13 +119,6 @@ function render() {
 /** Write a form control's value only when it differs (each write costs a layout). */
 function setValue(control, value) {
   if (control.value !== value) control.value = value;
-}
-
-function explanationTitle(text) {
-  const p = document.createElement("p");
-  p.className = "step-title";
-  p.textContent = text;
-  return p;
 }
 
 /** Rebuild a small panel only when what it shows changed. */

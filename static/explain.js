@@ -118,18 +118,6 @@ export function backwardLines(model, j, decimals) {
   return lines;
 }
 
-/** One sentence for the live region: what this step does, in words and numbers. */
-export function stepSummary(model, phase, step, decimals) {
-  if (phase === "forward") {
-    const total = model.forwardSteps;
-    return `Forward step ${step + 1} of ${total}: ${forwardText(model, step, decimals)}`;
-  }
-  const total = model.backwardSteps;
-  const lines = backwardLines(model, step, decimals);
-  const body = lines.map((l) => `${l.formula}; ${l.change}`).join(". ");
-  return `Backward step ${step + 1} of ${total}: ${body}`;
-}
-
 /**
  * The inspector's sum: ∂L/∂b = ∂L/∂d·∂d/∂b + ∂L/∂e·∂e/∂b = (u·l) + … = total, one term per use.
  */

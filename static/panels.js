@@ -142,3 +142,14 @@ export function predictFields(container, asks) {
   container.replaceChildren(...fields);
   return fields.map((f) => f.querySelector("input"));
 }
+
+/** While the student answers: the step's node and the rules it applies, without numbers. */
+export function predictHint(model, j) {
+  const step = model.trace.backward[j];
+  const title = el("p", { class: "step-title", text: `Backward pass · step ${j + 1} of ${model.backwardSteps} · your turn` });
+  if (step.seed) return [title, el("p", { class: "formula", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
+  const rules = step.contributions
+    .filter((c) => model.byId[c.operand].kind !== "constant")
+    .map((c) => el("p", { class: "formula", text: `${c.rule}   (here ${c.local_expr})` }));
+  return [title, ...rules];
+}

@@ -35,7 +35,7 @@ NODE_TEXT_JS = """([label, field]) => {
   for (const g of document.querySelectorAll('#graph-view g.node.value')) {
     const name = g.querySelector('[id$="-label"]');
     if (name && name.textContent.trim() === label) {
-      return g.querySelector(`[id$="-${field}"]`).textContent;
+      return field ? g.querySelector(`[id$="-${field}"]`).textContent : g.getAttribute("class");
     }
   }
   return null;
@@ -82,6 +82,10 @@ def mark_box(page, cls: str, line: int, columns: tuple[int, int] | None) -> None
             " const w = s.getBoundingClientRect().width / 50; s.remove(); return w; }"
         )
         assert abs(mark["width"] - (columns[1] - columns[0]) * char) < 2
+
+
+def node_class(page, label: str) -> str:
+    return page.evaluate(NODE_TEXT_JS, [label, None])
 
 
 def position(page) -> str:
@@ -164,6 +168,11 @@ def test_explanation_of_known_steps(page):
     # the current node and the edges carrying gradient are marked in the graph
     assert page.locator("#graph-view g.node.value.current").count() == 1
     assert page.locator("#graph-view g.edge.flow").count() == 2
+    # a value that has received some but not all of its contributions is partial
+    assert "grad-final" in node_class(page, "a")
+    page.keyboard.press("ArrowLeft")
+    assert "grad-partial" in node_class(page, "a")
+    assert node_text(page, "a", "grad") == "grad 166.6006"
     # the seed step
     page.click("#phase-backward")
     assert "∂g₁/∂g₁ = 1" in explanation.inner_text()
