@@ -241,8 +241,10 @@ export function fitReadable(graph, id, minScale) {
   const target = nodeBox(graph, id) ?? { x: box.x, y: box.y + box.height / 2, width: 0, height: 0 };
   const width = rect.width / minScale;
   const height = rect.height / minScale;
-  const cx = Math.min(Math.max(target.x + target.width / 2, box.x + width / 2), box.x + box.width - width / 2);
-  setViewBox(graph, { x: cx - width / 2, y: target.y + target.height / 2 - height / 2, width, height });
+  // the node a little right of centre: the backward pass moves left, towards its operands
+  const left = target.x + target.width / 2 - 0.6 * width;
+  const x = Math.min(Math.max(left, box.x), box.x + box.width - width);
+  setViewBox(graph, { x, y: target.y + target.height / 2 - height / 2, width, height });
 }
 
 /** Bring a node into view if it is outside the visible box (stepping through a big graph). */
