@@ -6,6 +6,7 @@ import { formatNumber } from "./format.js";
 import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING, gradBucket } from "./model.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const MAX_TAB_STOPS = 200;
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
 const OP_FLAGS = ["data-pending", "current"];
 const EDGE_FLAGS = ["current", "flow"];
@@ -61,7 +62,8 @@ function indexElements(graph, model) {
       },
     );
     if (g) {
-      g.setAttribute("tabindex", "0");
+      // a tab stop per node helps on a small graph; on a big one it would be a trap
+      if (model.count <= MAX_TAB_STOPS) g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.dataset.node = String(id);
       const label = model.byId[id].label ?? `node ${id}`;
