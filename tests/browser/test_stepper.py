@@ -351,3 +351,60 @@ def test_layout_at_other_sizes(browser, base_url, shot, width, height, name):
         shot(page, name)
     finally:
         context.close()
+
+
+def test_editor_keys_tab_indent_and_ctrl_enter_runs(page):
+    open_page(page)
+    page.fill("#source", "")
+    page.focus("#source")
+    page.keyboard.type("x = Value(3.0)")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.type("# note")
+    page.keyboard.press("Enter")  # keeps the indentation of the line above
+    page.keyboard.type("y = x * x")
+    assert page.input_value("#source") == "x = Value(3.0)\n    # note\n    y = x * x"
+    page.keyboard.press("Shift+Tab")  # dedents the line
+    assert page.input_value("#source").endswith("\ny = x * x")
+    before = runs(page)
+    page.keyboard.press("Control+Enter")
+    wait_drawn(page, before)
+    assert node_text(page, "y", "data") == "data 9.0000"
+    assert page.locator("#gutter span").count() == 3
+
+
+def test_zoom_pan_and_fit(page):
+    open_page(page)
+    svg = page.locator("#graph-view svg")
+    page.click("#zoom-fit")
+    fitted = svg.evaluate("s => s.style.transform")
+    width = page.locator("#n0 > polygon").bounding_box()["width"]
+    page.click("#zoom-in")
+    assert page.locator("#n0 > polygon").bounding_box()["width"] > 1.2 * width
+    box = page.locator(".graph-wrap").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, 400)  # zooms out
+    assert page.locator("#n0 > polygon").bounding_box()["width"] < 1.2 * width
+    before = page.locator("#n0 > polygon").bounding_box()
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 80, box["y"] + box["height"] / 2 + 30, steps=5)
+    page.mouse.up()
+    after = page.locator("#n0 > polygon").bounding_box()
+    assert abs(after["x"] - before["x"] - 80) < 3 and abs(after["y"] - before["y"] - 30) < 3
+    page.click("#zoom-fit")
+    assert svg.evaluate("s => s.style.transform") == fitted
+
+
+def test_controls_are_labelled_and_the_explanation_is_announced(page):
+    open_page(page)
+    unlabelled = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select, textarea')]
+          .filter((el) => el.offsetParent !== null)
+          .filter((el) => !(el.getAttribute('aria-label') || el.labels?.length
+                            || el.textContent.trim() || el.title))
+          .map((el) => el.outerHTML.slice(0, 80))"""
+    )
+    assert unlabelled == []
+    assert page.get_attribute("#explanation", "aria-live") == "polite"
+    page.keyboard.press("Tab")  # the skip link first, then every control by keyboard
+    assert page.evaluate("document.activeElement.className") == "skip-link"
