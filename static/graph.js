@@ -7,6 +7,7 @@ import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING, gradBucket } from ".
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
+const BOX_CHARS = 10; // app/render.py NUMBER_WIDTH
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
 const OP_FLAGS = ["data-pending", "current"];
 const EDGE_FLAGS = ["current", "flow"];
@@ -121,6 +122,16 @@ function setText(entry, key, el, text) {
   }
 }
 
+/** A number that fits the record's field (the server sized it for 10 characters): fewer
+ * decimals when needed, then an exponent, as app/render.py's format_number. */
+function boxNumber(x, decimals) {
+  for (let d = decimals; d >= Math.min(decimals, 2); d--) {
+    const text = formatNumber(x, d);
+    if (text.length <= BOX_CHARS) return text;
+  }
+  return x.toExponential(3);
+}
+
 /** Make the SVG show `view` (see model.viewAt). Idempotent; writes only what differs. */
 export function paintGraph(graph, model, view, decimals, selected, showTopo) {
   for (let id = 0; id < model.count; id++) {
@@ -144,10 +155,10 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
       if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
       entry.bin = bin;
     }
-    setText(entry, "dataText", entry.data, `data ${known ? formatNumber(node.data, decimals) : "?"}`);
+    setText(entry, "dataText", entry.data, `data ${known ? boxNumber(node.data, decimals) : "?"}`);
     let grad = "grad ?";
     if (state === GRAD_NONE) grad = "grad —";
-    else if (state !== GRAD_PENDING) grad = `grad ${formatNumber(view.grad[id], decimals)}`;
+    else if (state !== GRAD_PENDING) grad = `grad ${boxNumber(view.grad[id], decimals)}`;
     setText(entry, "gradText", entry.grad, grad);
 
     const op = graph.ops[id];

@@ -65,7 +65,7 @@ export function queryToState(search) {
     values: decodeValues(q.get("values")),
     phase: phase === "forward" || phase === "backward" ? phase : null,
     step: int("step"),
-    decimals: decimals !== null && decimals >= 0 && decimals <= 10 ? decimals : DEFAULTS.decimals,
+    decimals: decimals !== null && decimals >= 0 && decimals <= 6 ? decimals : DEFAULTS.decimals,
     theme: theme === "light" || theme === "dark" ? theme : DEFAULTS.theme,
     predict: q.get("predict") === "1",
     numeric: q.get("numeric") === "1",
