@@ -27,8 +27,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "tests" / "browser")]
 
+from browser_wait import wait_for  # noqa: E402
 from programs import mlp_source  # noqa: E402
 
 from app.presets import MICROGRAD_README  # noqa: E402
@@ -117,10 +118,8 @@ def run_to_drawn(page, source: str) -> float:
         source,
     )
     page.click("#run")
-    page.wait_for_function(
-        "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n",
-        arg=before,
-        timeout=60_000,
+    wait_for(
+        page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before, 60
     )
     return page.evaluate("performance.getEntriesByName('gradstep:run-to-drawn').at(-1).duration")
 
@@ -137,7 +136,7 @@ def main() -> None:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             page.goto(url)
-            page.wait_for_function("document.querySelector('#graph-view').dataset.runs")
+            wait_for(page, "() => document.querySelector('#graph-view').dataset.runs")
             for name, source in programs.items():
                 values = page.evaluate(COUNT_JS, source)
                 first = run_to_drawn(page, source + "\n# first\n")

@@ -106,9 +106,11 @@ function render() {
     return explanationContent(model, state.phase, state.step, state.decimals);
   });
 
-  if (ui.inputsFor !== model.trace.inputs.map((i) => i.label).join("\u0000")) {
+  // rebuilt per program (its slider ranges come from its values), kept across value changes
+  const inputsKey = `${model.source}\u0000${model.trace.inputs.map((i) => i.label).join("\u0000")}`;
+  if (ui.inputsFor !== inputsKey) {
     ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
-    ui.inputsFor = model.trace.inputs.map((i) => i.label).join("\u0000");
+    ui.inputsFor = inputsKey;
   }
   paintInputs(ui.inputRows, model, ui.view, state.decimals, state.numeric, ui.editingField);
   paintOnce("inspector", [model, state.selected, state.decimals], () => inspectorContent(model, state.selected, state.decimals));

@@ -46,12 +46,15 @@ export function buildInputs(container, model, ranges) {
     const label = input.label;
     const value = model.byId[input.node].data;
     if (!ranges.has(label)) {
+      // about 400 positions on a round step (0.01, 0.1, ...) so round numbers can be reached
       const half = Math.max(2, Math.abs(value) * 2);
-      ranges.set(label, { min: value - half, max: value + half });
+      const step = 10 ** Math.floor(Math.log10((2 * half) / 400));
+      const round = (x) => Number((Math.round(x / step) * step).toPrecision(12));
+      ranges.set(label, { min: round(value - half), max: round(value + half), step });
     }
-    const { min, max } = ranges.get(label);
+    const { min, max, step } = ranges.get(label);
     const id = `input-${input.node}`;
-    const slider = el("input", { type: "range", id, min: String(min), max: String(max), step: String((max - min) / 400), "aria-label": `${label} (slider)` });
+    const slider = el("input", { type: "range", id, min: String(min), max: String(max), step: String(step), "aria-label": `${label} (slider)` });
     const field = el("input", { type: "number", step: "any", "aria-label": `${label} (value)` });
     slider.dataset.label = label;
     field.dataset.label = label;

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser_wait import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +48,8 @@ def runs(page, element: str = "#graph-view") -> int:
 
 
 def wait_drawn(page, before: int) -> None:
-    page.wait_for_function(
-        "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", arg=before
+    wait_for(
+        page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before
     )
 
 
@@ -148,8 +149,8 @@ def test_stepping_by_keyboard(page):
     # Space plays from here to the end, then stops by itself
     page.select_option("#speed", "30")
     page.keyboard.press("Space")
-    page.wait_for_function("document.querySelector('#position').textContent === 'backward 26/26'")
-    page.wait_for_function("!document.querySelector('#play').classList.contains('playing')")
+    wait_for(page, "() => document.querySelector('#position').textContent === 'backward 26/26'")
+    wait_for(page, "() => !document.querySelector('#play').classList.contains('playing')")
 
 
 def test_explanation_of_known_steps(page):
@@ -182,9 +183,7 @@ def test_decimals_change_every_number(page):
     open_page(page)
     page.select_option("#decimals", "2")
     assert node_text(page, "a", "grad") == "grad 138.83"
-    assert "decimals=2" in page.evaluate("location.search") or page.wait_for_function(
-        "location.search.includes('decimals=2')"
-    )
+    wait_for(page, "() => location.search.includes('decimals=2')")  # the URL follows
 
 
 def test_slider_and_number_field_recompute_keeping_layout_and_step(page, shot):
@@ -216,9 +215,7 @@ def test_error_shown_at_its_line_and_last_graph_kept(page, shot):
     before = runs(page, "#error")
     page.fill("#source", "a = Value(2.0)\nb = Value(-3.0)\nc = a * frobnicate(b)\n")
     page.click("#run")
-    page.wait_for_function(
-        "n => Number(document.querySelector('#error').dataset.runs || 0) > n", arg=before
-    )
+    wait_for(page, "n => Number(document.querySelector('#error').dataset.runs || 0) > n", before)
     error = page.locator("#error")
     assert error.is_visible()
     assert re.search(r"Line 3, column \d+: ", error.inner_text())
@@ -240,7 +237,7 @@ def test_reload_from_shared_url_restores_program_values_and_step(page, browser, 
     wait_drawn(page, before)
     page.click("#first")
     page.select_option("#decimals", "3")
-    page.wait_for_function("new URLSearchParams(location.search).get('phase') === 'forward'")
+    wait_for(page, "() => new URLSearchParams(location.search).get('phase') === 'forward'")
     url = page.url
     query = dict(re.findall(r"([^?&=]+)=([^&]*)", url))
     assert {"source", "values", "phase", "step", "decimals"} <= query.keys()
@@ -330,7 +327,7 @@ def test_dark_theme(page, shot):
         "g.node.value.kind-constant > polygon')).fill"
     )
     assert max(int(x) for x in re.findall(r"\d+", node_fill)[:3]) < 90, node_fill
-    page.wait_for_function("location.search.includes('theme=dark')")
+    wait_for(page, "() => location.search.includes('theme=dark')")
     shot(page, "desktop-dark")
 
 
