@@ -7,6 +7,8 @@ import re
 import pytest
 from browser_wait import wait_for
 
+from app.stepview import grad_bin
+
 pytestmark = pytest.mark.browser
 
 README_PROGRAM = """\
@@ -405,3 +407,35 @@ def test_controls_are_labelled_and_the_explanation_is_announced(page):
     assert page.get_attribute("#explanation", "aria-live") == "polite"
     page.keyboard.press("Tab")  # the skip link first, then every control by keyboard
     assert page.evaluate("document.activeElement.className") == "skip-link"
+
+
+def test_pure_helpers_in_the_browser(page):
+    """The DOM-free modules, imported as the page imports them."""
+    open_page(page)
+    result = page.evaluate(
+        """async () => {
+          const f = await import('/static/format.js');
+          const m = await import('/static/model.js');
+          const u = await import('/static/url.js');
+          return {
+            numbers: [f.formatNumber(-0.00001, 4), f.formatNumber(-0.0, 4), f.formatNumber(null, 4),
+                      f.formatNumber(2.5e12, 2), f.formatOperand(-3, 1)],
+            parsed: [f.parseNumber('−3'), f.parseNumber('2,5'), f.parseNumber('1e-3'),
+                     f.parseNumber('abc')],
+            close: [f.isClose(6.00004, 6, 4), f.isClose(6.1, 6, 4)],
+            buckets: [0, 1, 33, 34, 66, 67, 100, -100, -1].map((g) => m.gradBucket(g, 100)),
+            values: [u.decodeValues('{"a": 3}'), u.decodeValues('a=1,b:-2.5'), u.decodeValues('x')],
+            query: u.queryToState('?phase=sideways&step=x&decimals=99&theme=dark'),
+          };
+        }"""
+    )
+    assert result["numbers"] == ["-1.000e-5", "0.0000", "?", "2.5e+12", "(−3.0)"]
+    assert result["parsed"] == [-3, 2.5, 0.001, None]
+    assert result["close"] == [True, False]
+    # thirds of the largest |grad|, exactly as the server's standalone images colour them
+    grads = [0, 1, 33, 34, 66, 67, 100, -100, -1]
+    assert result["buckets"] == [grad_bin(g, 100) for g in grads] == [0, 1, 1, 2, 2, 3, 3, -3, -1]
+    assert result["values"] == [{"a": 3}, {"a": 1, "b": -2.5}, None]
+    query = result["query"]
+    assert query["phase"] is None and query["step"] is None
+    assert query["decimals"] == 4 and query["theme"] == "dark"
