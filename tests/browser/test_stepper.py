@@ -116,6 +116,10 @@ def test_pasted_readme_program_stepped_to_the_end(page, shot):
     page.click("#first")
     assert position(page) == "forward 1/25"
     assert node_text(page, "a", "grad") == "grad ?"  # not yet known, not 0
+    # none of the finished picture's classes linger (the server drew the SVG finished)
+    classes = node_class(page, "a").split()
+    assert "grad-pending" in classes
+    assert not [c for c in classes if c.startswith("gbin") or c == "grad-final"], classes
     assert node_text(page, "g₁", "data") == "data ?"
     while page.locator("#next").is_enabled():
         page.click("#next")
@@ -253,6 +257,10 @@ def test_reload_from_shared_url_restores_program_values_and_step(page, browser, 
         assert fresh.locator("#position").inner_text() == "forward 1/1"
         assert fresh.evaluate(NODE_TEXT_JS, ["c", "data"]) == "data -15.000"
         assert fresh.input_value("#decimals") == "3"
+        # opened straight at a forward step: none of the finished picture's classes linger
+        classes = fresh.evaluate(NODE_TEXT_JS, ["a", None]).split()
+        assert "grad-pending" in classes
+        assert not [c for c in classes if c.startswith("gbin") or c == "grad-final"], classes
     finally:
         fresh.context.close()
 
