@@ -10,9 +10,10 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app import api, pages, training
+from app import api, embed, export_api, pages, training
 from app.errors import BodySizeLimit, install_error_handlers
 from app.layout import Layout, LayoutSettings
+from app.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
@@ -36,8 +37,11 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     app.state.layout = layout
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(embed.router)
+    app.include_router(export_api.router)
     app.include_router(training.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     return app

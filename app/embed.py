@@ -1,0 +1,116 @@
+"""``/embed`` (the player for iframes in slides and pages) and ``/oembed`` (oEmbed 1.0, so a
+pasted gradstep link becomes a live graph in tools that read oEmbed). Every stepper page
+advertises its oEmbed answer with a discovery ``<link>`` (``oembed_href`` in templates)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Annotated, Literal
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
+
+from app.pages import templates
+
+router = APIRouter(tags=["embed"])
+
+DEFAULT_WIDTH = 800
+DEFAULT_HEIGHT = 500
+MIN_WIDTH, MIN_HEIGHT = 320, 240  # the embed stays usable down to this; smaller is allowed
+EMBEDDABLE_PAGES = frozenset({"/", "/embed"})  # pages whose URL holds a graph's state
+MAX_TITLE_CHARS = 60
+
+
+class OEmbed(BaseModel):
+    """An oEmbed 1.0 "rich" response (oembed.com, section 2.3)."""
+
+    type: Literal["rich"] = "rich"
+    version: Literal["1.0"] = "1.0"
+    title: str
+    provider_name: Literal["gradstep"] = "gradstep"
+    provider_url: str
+    cache_age: int = 86_400
+    html: str
+    width: int
+    height: int
+
+
+def oembed_href(request: Request) -> str:
+    """The discovery link of the page being rendered: its oEmbed answer, as an absolute URL."""
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/oembed?{urlencode({'url': str(request.url), 'format': 'json'})}"
+
+
+templates.env.globals["oembed_href"] = oembed_href
+
+
+@router.get("/embed", response_class=HTMLResponse, include_in_schema=False)
+def embed_page(request: Request) -> HTMLResponse:
+    """The player alone; state from the query, as ``/``, plus controls, autoplay, theme and
+    scale. Any site may frame it (app/security.py)."""
+    context = {"static_url": "/static", "title": "gradstep", "offline": False}
+    context["oembed_href"] = oembed_href(request)
+    return templates.TemplateResponse(request, "embed.html", context)
+
+
+class OEmbedError(HTTPException):
+    def __init__(self, status: int, message: str, kind: str) -> None:
+        super().__init__(status, message)
+        self.kind = kind
+
+
+def _size(maxwidth: int | None, maxheight: int | None) -> tuple[int, int]:
+    """The default 16:10 frame, shrunk (never past the consumer's maximum) to fit."""
+    factor = min(
+        1.0,
+        maxwidth / DEFAULT_WIDTH if maxwidth else 1.0,
+        maxheight / DEFAULT_HEIGHT if maxheight else 1.0,
+    )
+    width = min(round(DEFAULT_WIDTH * factor), maxwidth or DEFAULT_WIDTH)
+    height = min(round(DEFAULT_HEIGHT * factor), maxheight or DEFAULT_HEIGHT)
+    return width, height
+
+
+def _title(query: str) -> str:
+    source = parse_qs(query).get("source", [""])[0]
+    lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.startswith("from")]
+    first = lines[0] if lines else "a computation graph"
+    if len(first) > MAX_TITLE_CHARS:
+        first = first[: MAX_TITLE_CHARS - 1] + "…"
+    return f"gradstep: {first}"
+
+
+@router.get(
+    "/oembed",
+    response_model=OEmbed,
+    responses={404: {"description": "not a gradstep URL"}, 501: {"description": "not JSON"}},
+)
+def oembed(
+    request: Request,
+    url: Annotated[str, Query(max_length=60_000, description="a gradstep page URL")],
+    maxwidth: Annotated[int | None, Query(gt=0)] = None,
+    maxheight: Annotated[int | None, Query(gt=0)] = None,
+    format: Annotated[str, Query(description="json (xml is not implemented: 501)")] = "json",
+) -> OEmbed:
+    """The embed code for a gradstep link: an iframe of ``/embed`` with the link's state."""
+    if format != "json":
+        raise OEmbedError(501, f"format {format!r} is not implemented; use json", "request")
+    parts = urlsplit(url)
+    here = urlsplit(str(request.base_url))
+    if parts.scheme not in ("http", "https") or parts.netloc != here.netloc:
+        raise OEmbedError(404, "this URL is not a page of this gradstep server", "http")
+    if (parts.path or "/") not in EMBEDDABLE_PAGES:
+        raise OEmbedError(404, f"{parts.path} has no embeddable graph (only / and /embed)", "http")
+    width, height = _size(maxwidth, maxheight)
+    base = str(request.base_url).rstrip("/")
+    src = f"{base}/embed?{parts.query}" if parts.query else f"{base}/embed"
+    title = _title(parts.query)
+    html = (
+        f'<iframe src="{escape(src)}" width="{width}" height="{height}" '
+        f'title="{escape(title)}" loading="lazy" allow="fullscreen" '
+        'style="border:0"></iframe>'
+    )
+    return OEmbed(title=title, provider_url=base + "/", html=html, width=width, height=height)

@@ -1,0 +1,174 @@
+"""Exports for slide decks and for offline lectures: a step as PNG, every step as a ZIP, the
+backward pass as a GIF, the whole program as one self-contained HTML file, and a QR code of a
+link. Every handler runs the engine or a renderer, so each is a plain ``def`` (threadpool)."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Annotated
+
+import segno
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from app.api import parse_values_query
+from app.exports import backward_gif, build_zip, check_export, walk, zip_of_steps
+from app.layout import Layout
+from app.offline import offline_html
+from app.pipeline import Drawn, draw
+from app.raster import fit_scale, svg_to_png
+from app.render import Rankdir
+from app.schemas import MAX_SOURCE_CHARS, ErrorResponse
+from app.standalone import Theme
+from app.stepview import Phase, slot_texts
+from engine.errors import GradstepError
+
+router = APIRouter(
+    tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
+)
+
+MAX_QR_CHARS = 2_000  # a version-40 QR code holds 2,331 bytes at error level M; phones need less
+MAX_PNG_SIDE = 8_192  # pixels, when no scale is given
+MAX_FRAME_SIDE = 4_096  # pixels of each picture in a ZIP or a GIF, when no scale is given
+Scale = Annotated[
+    float | None,
+    Query(
+        ge=0.1,
+        le=4,
+        description="pixels per CSS pixel; omitted: 2, or less so the picture fits the size limit",
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GraphQuery:
+    """The parameters every export shares with ``/api/graph.svg``."""
+
+    source: str
+    values: str | None
+    theme: Theme
+    rankdir: Rankdir
+
+    def draw(self, request: Request) -> Drawn:
+        layout: Layout = request.app.state.layout
+        return draw(layout, self.source, parse_values_query(self.values), self.rankdir)
+
+    def filename(self, suffix: str) -> str:
+        """A file name from the program's first real line: ``gradstep-a-value-4-0.zip``."""
+        for line in self.source.splitlines():
+            words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
+            if words and not line.lstrip().startswith(("import", "from")):
+                return "gradstep-" + "-".join(words)[:40].lower() + suffix
+        return "gradstep" + suffix
+
+
+def graph_query(
+    source: Annotated[str, Query(max_length=MAX_SOURCE_CHARS)],
+    values: Annotated[str | None, Query(description='{"a": 1} or a=1,b=2')] = None,
+    theme: Theme = "light",
+    rankdir: Rankdir = "LR",
+) -> GraphQuery:
+    return GraphQuery(source, values, theme, rankdir)
+
+
+Graph = Annotated[GraphQuery, Depends(graph_query)]
+
+
+def _download(body: bytes, media_type: str, filename: str) -> Response:
+    disposition = f'attachment; filename="{filename}"'
+    return Response(body, media_type=media_type, headers={"content-disposition": disposition})
+
+
+@router.get(
+    "/api/graph.png",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}, "description": "one step as PNG"}},
+)
+def get_graph_png(
+    request: Request,
+    graph: Graph,
+    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
+    phase: Phase = "backward",
+    scale: Scale = None,
+) -> Response:
+    """One step as a PNG (the same picture as ``/api/graph.svg``), for "insert image by URL"."""
+    drawn = graph.draw(request)
+    texts = slot_texts(drawn.trace, phase if step is not None else None, step)
+    svg = drawn.laid_out.template.fill(texts)
+    png = svg_to_png(svg, graph.theme, scale or fit_scale(svg, MAX_PNG_SIDE))
+    return Response(png, media_type="image/png", headers={"cache-control": "max-age=3600"})
+
+
+@router.get(
+    "/api/graph.zip",
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}, "description": "every step"}},
+)
+def get_graph_zip(request: Request, graph: Graph, scale: Scale = None) -> Response:
+    """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
+    drawn = graph.draw(request)
+    scale = scale or fit_scale(drawn.laid_out.template.parts[0], MAX_FRAME_SIDE)
+    check_export(walk(drawn.trace), drawn.laid_out.template, scale)
+    archive = build_zip(zip_of_steps(drawn.laid_out.template, drawn.trace, graph.theme, scale))
+    return _download(archive, "application/zip", graph.filename(".zip"))
+
+
+@router.get(
+    "/api/graph.gif",
+    response_class=Response,
+    responses={200: {"content": {"image/gif": {}}, "description": "the backward pass"}},
+)
+def get_graph_gif(
+    request: Request,
+    graph: Graph,
+    delay: Annotated[int, Query(ge=100, le=10_000, description="milliseconds per step")] = 1000,
+    scale: Scale = None,
+) -> Response:
+    """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
+    PowerPoint play GIFs)."""
+    drawn = graph.draw(request)
+    scale = scale or fit_scale(drawn.laid_out.template.parts[0], MAX_FRAME_SIDE, preferred=1.0)
+    steps = walk(drawn.trace, ("backward",))
+    check_export(steps, drawn.laid_out.template, scale)
+    gif = backward_gif(drawn.laid_out.template, drawn.trace, graph.theme, scale, delay)
+    return Response(gif, media_type="image/gif", headers={"cache-control": "max-age=3600"})
+
+
+@router.get(
+    "/api/graph.html",
+    response_class=Response,
+    responses={200: {"content": {"text/html": {}}, "description": "a self-contained page"}},
+)
+def get_graph_html(
+    request: Request,
+    graph: Graph,
+    step: Annotated[int | None, Query(ge=0)] = None,
+    phase: Phase = "backward",
+) -> Response:
+    """One HTML file that steps through the whole program from disk, with no server and no
+    network: the trace, the SVG, the styles and the stepper's script are all inside it."""
+    drawn = graph.draw(request)
+    svg = drawn.laid_out.template.fill(slot_texts(drawn.trace))
+    html = offline_html(drawn.trace, svg, graph.source, graph.theme, phase, step)
+    return _download(html.encode(), "text/html; charset=utf-8", graph.filename(".html"))
+
+
+@router.get(
+    "/api/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "a QR code"}},
+)
+def get_qr_svg(
+    text: Annotated[str, Query(min_length=1, max_length=MAX_QR_CHARS, description="a link")],
+) -> Response:
+    """A QR code of ``text`` (a link to a view) as SVG, for students' phones."""
+    try:
+        code = segno.make(text, error="m", micro=False)
+    except segno.DataOverflowError:
+        raise GradstepError(
+            f"this link ({len(text.encode())} bytes) is too long for a QR code", "limit"
+        ) from None
+    buffer = io.BytesIO()
+    code.save(buffer, kind="svg", scale=4, border=4, title="QR code of the link", unit=None)
+    return Response(buffer.getvalue(), media_type="image/svg+xml")
