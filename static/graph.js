@@ -56,8 +56,8 @@ function indexElements(graph, model) {
         g,
         data: byId(`n${id}-data`),
         grad: byId(`n${id}-grad`),
-        flags: 0,
-        bin: null,
+        flags: flagsOf(g, VALUE_FLAGS), // the server drew the finished state: start from it
+        bin: g ? binOf(g) : null,
         dataText: null,
         gradText: null,
       },
@@ -71,15 +71,28 @@ function indexElements(graph, model) {
       g.setAttribute("aria-label", `${model.byId[id].kind} ${label}`);
     }
     const op = byId(`op${id}`);
-    graph.ops.push(op && { g: op, flags: 0 });
+    graph.ops.push(op && { g: op, flags: flagsOf(op, OP_FLAGS) });
     const r = byId(`r${id}`);
-    if (r) graph.edges.set(`r${id}`, { g: r, flags: 0 });
+    if (r) graph.edges.set(`r${id}`, { g: r, flags: flagsOf(r, EDGE_FLAGS) });
   }
   for (const e of model.trace.edges) {
     const key = `e${e.target}-${e.position}`;
     const g = byId(key);
-    if (g) graph.edges.set(key, { g, flags: 0 });
+    if (g) graph.edges.set(key, { g, flags: flagsOf(g, EDGE_FLAGS) });
   }
+}
+
+/** The bits of `names` that an element's classes already have (as setFlags numbers them). */
+function flagsOf(g, names) {
+  let flags = 0;
+  if (g) names.forEach((name, bit) => g.classList.contains(name) && (flags |= 1 << bit));
+  return flags;
+}
+
+/** The gbin-k bucket an element was drawn with, or null. */
+function binOf(g) {
+  const cls = [...g.classList].find((c) => /^gbin--?\d$/.test(c));
+  return cls ? Number(cls.slice(5)) : null;
 }
 
 /** A small numbered disc at each value's top-left corner; CSS shows them on request. */
