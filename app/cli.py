@@ -14,6 +14,9 @@ from app.standalone import standalone_svg
 from app.stepview import slot_texts
 from engine.errors import GradstepError
 
+DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
+GRACEFUL_SHUTDOWN_S = 30  # SIGTERM: in-flight requests (layout is capped at seconds) finish
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -23,6 +26,18 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        help="worker processes (uvicorn's own); about one per core serves a lecture hall",
+    )
+    serve.add_argument(
+        "--limit-concurrency",
+        type=_positive,
+        default=DEFAULT_CONCURRENCY,
+        help="open connections per worker before uvicorn answers 503 (bounds every queue)",
+    )
     render = commands.add_parser("render", help="draw a program's graph as a standalone SVG")
     render.add_argument("source", help="the program; @FILE reads a file, - reads stdin")
     render.add_argument("-o", "--output", required=True, help="the SVG file to write")
@@ -32,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--theme", choices=("light", "dark"), default="light")
     render.add_argument("--rankdir", choices=("LR", "TB"), default="LR")
     return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    return int(text)
 
 
 def _read_source(arg: str) -> str:
@@ -66,7 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _render(args)
     import uvicorn
 
-    uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        limit_concurrency=args.limit_concurrency,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+    )
     return 0
 
 

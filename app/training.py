@@ -31,6 +31,7 @@ from app.schemas import (
     TrainRequest,
     TrainStartEvent,
 )
+from app.shutdown import stop_training_on_exit
 from app.training_jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
 from engine.point_program import MAX_INSPECT_VALUES, point_program
@@ -50,7 +51,9 @@ MAX_TRAIN_EPOCHS = 1_000
 MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
 
 router = APIRouter(
-    tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
+    tags=["training"],
+    responses={422: {"model": ErrorResponse, "description": "bad input"}},
+    lifespan=stop_training_on_exit,  # SIGTERM stops jobs; shutdown waits for their workers
 )
 
 TrainEvent = TrainStartEvent | TrainEpochEvent | TrainBoundaryEvent | TrainDoneEvent | ErrorResponse

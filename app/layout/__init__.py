@@ -8,6 +8,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from app.capacity import Gate, SingleFlight
 from app.layout.dot_backend import dot_available, layout_with_dot
 from app.layout.limits import LayoutSettings
 from app.layout.wasm_backend import WasmPool, wasm_available
@@ -48,6 +49,8 @@ class Layout:
         self._wasm = WasmPool() if self.backend == "wasm" else None
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
+        self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
+        self._in_flight = SingleFlight()
 
     def svg(self, source: str) -> str:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
@@ -69,8 +72,12 @@ class Layout:
         hit = self.cached(source)
         if hit is not None:
             return hit
+        return self._in_flight.run(source, lambda: self._lay_out(source))
+
+    def _lay_out(self, source: str) -> LaidOut:
         start = time.perf_counter()
-        template = make_template(self.svg(source))
+        with self.gate.slot():
+            template = make_template(self.svg(source))
         elapsed = (time.perf_counter() - start) * 1000
         with self._lock:
             self._cache[source] = template

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 
+from app.capacity import Unavailable, layout_failed
 from app.layout.limits import too_complex
 from engine.errors import GradstepError
 
@@ -34,9 +35,10 @@ class _Worker:
             stderr=subprocess.DEVNULL,
         )
         self._out = self.process.stdout.fileno()  # type: ignore[union-attr]
+        self.ended = False  # the worker closed its output: it died
         if self._read(1, time.monotonic() + _STARTUP_TIMEOUT_S) != b"R":
             self.kill()
-            raise GradstepError("the WebAssembly Graphviz did not start", kind="layout")
+            raise layout_failed("the WebAssembly Graphviz did not start")
 
     def _read(self, n: int, deadline: float) -> bytes | None:
         """``n`` bytes from the worker, or None when the deadline passes or it dies."""
@@ -47,6 +49,7 @@ class _Worker:
                 return None
             chunk = os.read(self._out, min(n, 1 << 20))
             if not chunk:
+                self.ended = True
                 return None
             chunks.append(chunk)
             n -= len(chunk)
@@ -56,13 +59,19 @@ class _Worker:
         data = source.encode()
         stdin = self.process.stdin
         assert stdin is not None
-        stdin.write(struct.pack(">I", len(data)) + data)
-        stdin.flush()
+        try:
+            stdin.write(struct.pack(">I", len(data)) + data)
+            stdin.flush()
+        except OSError:  # it died while idle
+            self.kill()
+            raise layout_failed("the WebAssembly Graphviz worker had ended") from None
         deadline = time.monotonic() + timeout
         header = self._read(5, deadline)
         body = header and self._read(struct.unpack(">BI", header)[1], deadline)
         if header is None or body is None:
             self.kill()
+            if self.ended:  # killed or crashed mid-layout, before the time limit
+                raise layout_failed("the WebAssembly Graphviz worker ended mid-layout")
             raise too_complex(timeout)
         if header[0] != 0:
             message = body.decode(errors="replace").strip().splitlines()[:1]
@@ -100,11 +109,14 @@ class WasmPool:
         with self._slots:
             with self._lock:
                 worker = self._idle.pop() if self._idle else None
+            if worker is not None and worker.process.poll() is not None:
+                worker.kill()  # died while idle: reap it and start another
+                worker = None
             if worker is None:
                 worker = _Worker()
             try:
                 svg = worker.layout(source, timeout)
-            except GradstepError:
+            except (GradstepError, Unavailable):
                 if worker.process.poll() is None:  # a Graphviz error: the worker is fine
                     self._release(worker)
                 else:

@@ -1,0 +1,112 @@
+"""Refusals that are the server's state, not the input's: 503 with a message and Retry-After.
+
+A lecture hall can send more work than two cores can do. Rather than let it queue without end
+(every answer late, memory growing), each expensive stage admits a bounded number of requests:
+``slots`` run, ``queue`` more wait their turn, and the next one is told at once to come back.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
+from typing import TypeVar
+
+from starlette.exceptions import HTTPException
+
+T = TypeVar("T")
+
+RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
+RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
+
+
+class Unavailable(HTTPException):
+    """A 503 in the one error shape (app/errors.py turns ``kind`` and the headers into it)."""
+
+    def __init__(self, message: str, kind: str, retry_after: int) -> None:
+        super().__init__(503, message, headers={"retry-after": str(retry_after)})
+        self.kind = kind
+
+
+def layout_failed(detail: str) -> Unavailable:
+    """The layout backend broke (not the graph's fault): the next request starts a fresh one."""
+    return Unavailable(
+        f"the layout backend failed ({detail}); please try again",
+        "layout_failed",
+        RETRY_AFTER_FAILED_S,
+    )
+
+
+def _count_from_env(name: str, default: int, least: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) < least:
+        raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
+    return int(raw)
+
+
+class Gate:
+    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, 503."""
+
+    def __init__(self, what: str, slots: int, queue: int, retry_after: int) -> None:
+        self.what = what
+        self.slots = slots
+        self.queue = queue
+        self.retry_after = retry_after
+        self._admitted = threading.BoundedSemaphore(slots + queue)
+        self._running = threading.BoundedSemaphore(slots)
+
+    @classmethod
+    def for_layout(cls) -> Gate:
+        """GRADSTEP_LAYOUT_SLOTS (default: the number of cores, at least 2) layouts run at
+        once; GRADSTEP_LAYOUT_QUEUE (default: twice as many) wait."""
+        slots = _count_from_env("GRADSTEP_LAYOUT_SLOTS", max(2, os.cpu_count() or 2), 1)
+        queue = _count_from_env("GRADSTEP_LAYOUT_QUEUE", 2 * slots, 0)
+        return cls("layout", slots, queue, RETRY_AFTER_BUSY_S)
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        if not self._admitted.acquire(blocking=False):
+            raise Unavailable(
+                f"the server is busy: {self.slots} {self.what}s are running and {self.queue} "
+                "waiting; please try again in a moment",
+                "busy",
+                self.retry_after,
+            )
+        try:
+            with self._running:
+                yield
+        finally:
+            self._admitted.release()
+
+
+class SingleFlight:
+    """Concurrent calls for the same key share one computation: when a whole class opens the
+    same link at once, its graph is laid out once, not once per student."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, Future[object]] = {}
+
+    def run(self, key: str, compute: Callable[[], T]) -> T:
+        with self._lock:
+            pending = self._pending.get(key)
+            leader = pending is None
+            if pending is None:
+                pending = self._pending[key] = Future()
+        if not leader:
+            return pending.result()  # type: ignore[return-value]  # re-raises the leader's error
+        try:
+            result = compute()
+        except BaseException as error:
+            pending.set_exception(error)
+            raise
+        else:
+            pending.set_result(result)
+            return result
+        finally:
+            with self._lock:
+                del self._pending[key]

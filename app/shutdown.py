@@ -1,0 +1,58 @@
+"""A clean SIGTERM: requests in flight finish, training jobs stop at once.
+
+uvicorn answers SIGTERM by refusing new connections and waiting for open ones to finish. A
+graph request finishes in seconds, but a training stream would hold the server up for its whole
+run (minutes), so on the signal every job is told to stop: its stream ends with its ``done``
+event and its worker process exits, and then uvicorn can end. The same happens in each worker
+process of ``gradstep serve --workers N`` (uvicorn passes the signal on to each).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from types import FrameType
+from typing import Any
+
+from fastapi import FastAPI
+
+EXIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def cancel_training(app: FastAPI, reason: str = "shutdown") -> None:
+    jobs = getattr(app.state, "training", None)  # made on the first job (app/training.py)
+    for job in jobs.running() if jobs is not None else ():
+        job.cancel(reason)
+
+
+@asynccontextmanager
+async def stop_training_on_exit(app: FastAPI) -> AsyncIterator[None]:
+    """A lifespan: chains a handler before the server's own for SIGTERM and SIGINT (signals
+    reach only the main thread; under TestClient there is none to hook), and at shutdown waits
+    for every worker to end."""
+    loop = asyncio.get_running_loop()
+    hooked: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in EXIT_SIGNALS:
+            previous = signal.getsignal(sig)
+            if previous is None:  # installed from C: leave it alone
+                continue
+
+            def on_exit(number: int, frame: FrameType | None, previous: Any = previous) -> None:
+                loop.call_soon_threadsafe(cancel_training, app)
+                if callable(previous):
+                    previous(number, frame)
+
+            hooked[sig] = previous
+            signal.signal(sig, on_exit)
+    try:
+        yield
+    finally:
+        for sig, previous in hooked.items():
+            signal.signal(sig, previous)
+        jobs = getattr(app.state, "training", None)
+        if jobs is not None:
+            await asyncio.to_thread(jobs.close)

