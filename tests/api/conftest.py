@@ -11,12 +11,10 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/api/traces.py
 
-from app.layout import Layout, LayoutSettings
-from app.layout.dot_backend import dot_available
-from app.layout.wasm_backend import wasm_available
-from app.main import create_app
+from backends import BACKENDS
 
-BACKENDS = [b for b, present in (("dot", dot_available()), ("wasm", wasm_available())) if present]
+from app.layout import Layout, LayoutSettings
+from app.main import create_app
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

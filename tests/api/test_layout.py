@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BACKENDS
+from backends import BACKENDS
 
 from app.layout import Layout, LayoutSettings, choose_backend
 from engine import GradstepError

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import uvicorn
-from conftest import BACKENDS
+from backends import BACKENDS
 from programs import dense_source
 
 from app.layout import LayoutSettings
