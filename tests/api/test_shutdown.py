@@ -1,0 +1,136 @@
+"""SIGTERM to a live ``gradstep serve``: a graph request in flight is answered, a training
+stream ends with its ``done`` event (stopped), its worker process is gone, and the server exits
+long before the training run would have ended."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from programs import dense_source
+
+from app.layout.dot_backend import dot_available
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def children_named(parent: int, name: bytes) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit():
+                continue
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and name in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    port = free_port()
+    env = {**os.environ, "GRADSTEP_LAYOUT": "dot", "GRADSTEP_LAYOUT_TIMEOUT": "60"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        while True:  # startup is waited for, not timed; a dead server fails at once
+            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield process, url
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        process.stderr.close()  # type: ignore[union-attr]
+
+
+def test_sigterm_finishes_in_flight_requests_and_stops_training(
+    server: tuple[subprocess.Popen[bytes], str],
+) -> None:
+    process, url = server
+    events: list[tuple[str, dict[str, object]]] = []
+    first_epoch = threading.Event()
+
+    def train() -> None:
+        run = {"preset": "micrograd-moons", "epochs": 500}  # minutes of work if left alone
+        with httpx.stream("POST", f"{url}/api/train", json=run, timeout=120) as response:
+            kind = ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    events.append((kind, json.loads(line[6:])))
+                    if kind == "epoch":
+                        first_epoch.set()
+
+    graph: list[httpx.Response] = []
+
+    def draw() -> None:
+        body = {"source": dense_source(12, 6)}  # about 2.5 s in dot
+        graph.append(httpx.post(f"{url}/api/graph", json=body, timeout=120))
+
+    trainer = threading.Thread(target=train)
+    trainer.start()
+    assert first_epoch.wait(60), "training never reached its first epoch"
+    jobs = httpx.get(f"{url}/api/train/jobs").json()
+    assert len(jobs) == 1 and jobs[0]["alive"]
+    worker_pid = jobs[0]["pid"]
+
+    drawer = threading.Thread(target=draw)
+    drawer.start()
+    deadline = time.monotonic() + 60
+    while not children_named(process.pid, b"dot"):  # the graph is being laid out
+        assert time.monotonic() < deadline, "the graph never reached dot"
+        time.sleep(0.01)
+
+    process.send_signal(signal.SIGTERM)
+    drawer.join(60)
+    trainer.join(60)
+    # uvicorn ends by re-raising the signal it caught, so the status says "ended by SIGTERM"
+    assert process.wait(60) in (0, -signal.SIGTERM)
+
+    assert graph[0].status_code == 200, graph[0].text  # finished, though the signal came first
+    assert len(graph[0].json()["trace"]["nodes"]) > 100
+    kinds = [kind for kind, _ in events]
+    assert kinds[0] == "start" and kinds[-1] == "done", kinds
+    done = events[-1][1]
+    assert done["stopped"] is True and done["epochs_run"] < 500  # type: ignore[operator]
+    assert not Path(f"/proc/{worker_pid}").exists() or b"Z" in _state(worker_pid)
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{url}/healthz", timeout=2)
+
+
+def _state(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return b"Z"
