@@ -436,7 +436,7 @@ function wireGraph() {
     view.classList.remove("panning");
     if (click && e.type === "pointerup") {
       const id = nodeIdOf(e.target);
-      if (id !== null) setState({ selected: state.selected === id ? null : id });
+      if (id !== null) selectNode(id);
     }
   };
   view.addEventListener("pointerup", end);
@@ -456,11 +456,19 @@ function wireGraph() {
     if (id === null) return;
     e.preventDefault();
     e.stopPropagation();
-    setState({ selected: state.selected === id ? null : id });
+    selectNode(id);
   });
   $("zoom-in").addEventListener("click", () => ui.graph && zoomGraph(ui.graph, 1.25));
   $("zoom-out").addEventListener("click", () => ui.graph && zoomGraph(ui.graph, 0.8));
   $("zoom-fit").addEventListener("click", () => ui.graph && fitGraph(ui.graph));
+}
+
+/** Inspect a node (or stop, on a second click); beside the graph, bring the inspector into view. */
+function selectNode(id) {
+  setState({ selected: state.selected === id ? null : id });
+  if (state.selected !== null && !matchMedia("(max-width: 900px)").matches) {
+    $("inspector").closest(".panel").scrollIntoView({ block: "nearest" });
+  }
 }
 
 function onKey(e) {
