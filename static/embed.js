@@ -77,13 +77,15 @@ async function start() {
     if (e.source !== window.parent || window.parent === window) return;
     const command = parseCommand(e.data);
     if (!command) return;
-    if (command.name === "next") player.next();
-    else if (command.name === "prev") player.prev();
+    let moved = false;
+    if (command.name === "next") moved = player.next();
+    else if (command.name === "prev") moved = player.prev();
     else if (command.name === "play") player.play();
     else if (command.name === "goto") {
-      player.goto(command.phase ? player.positionOf(command.phase, command.step) : command.step);
+      moved = player.goto(command.phase ? player.positionOf(command.phase, command.step) : command.step);
     }
-    post("stepchanged", player.info()); // every command is answered, even one that did not move
+    // every command is answered once: a move by onStep, a command that did not move here
+    if (!moved) post("stepchanged", player.info());
   });
 
   root.dataset.position = String(player.position);

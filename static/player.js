@@ -31,7 +31,8 @@ export function createPlayer(root, options) {
 
   function info() {
     const { phase, step } = fromTimeline(model, position);
-    const text = $("explanation")?.textContent.trim() ?? "";
+    const lines = [...($("explanation")?.children ?? [])].map((p) => p.textContent.trim());
+    const text = lines.join("\n");
     return { position, total, phase, step, playing: timer !== null, explanation: text };
   }
 

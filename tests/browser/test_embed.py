@@ -1,0 +1,311 @@
+"""The classroom pieces in Chromium (issue 6): /embed inside a page of another origin, its
+postMessage API, focus given back to the deck, the offline file from disk with the network
+blocked, and the CSP the pages run under."""
+
+from __future__ import annotations
+
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from browser_wait import wait_for
+
+pytestmark = pytest.mark.browser
+
+PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
+README = """\
+a = Value(-4.0)
+b = Value(2.0)
+c = a + b
+d = a * b + b**3
+c += c + 1
+c += 1 + c + (-a)
+d += d * 2 + (b + a).relu()
+d += 3 * d + (b - a).relu()
+e = c - d
+f = e**2
+g = f / 2.0
+g += 10.0 / f
+g.backward()
+"""
+
+HOST_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>a deck</title><link rel="icon" href="data:,"></head>
+<body>
+<h1>Slide 3: backpropagation</h1>
+<iframe id="graph" src="{src}" width="{width}" height="{height}" title="gradstep"></iframe>
+<script>
+  window.events = [];
+  window.hostKeys = [];
+  window.addEventListener("message", (e) => {{
+    if (e.data && e.data.source === "gradstep") window.events.push(e.data);
+  }});
+  document.addEventListener("keydown", (e) => window.hostKeys.push(e.key));
+  const frame = document.getElementById("graph");
+  window.send = (message) => frame.contentWindow.postMessage(message, "*");
+</script>
+</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def host_server() -> Iterator[dict[str, str]]:
+    """A second local origin (another port) serving the deck pages the tests write."""
+    pages: dict[str, str] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = pages.get(self.path.split("?")[0], "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    pages["__origin__"] = f"http://127.0.0.1:{server.server_address[1]}"
+    yield pages
+    server.shutdown()
+    server.server_close()
+
+
+def deck(host: dict[str, str], base_url: str, query: dict[str, str], size=(640, 400)) -> str:
+    src = f"{base_url}/embed?{urllib.parse.urlencode(query)}"
+    host["/deck.html"] = HOST_PAGE.format(src=src, width=size[0], height=size[1])
+    return host["__origin__"] + "/deck.html"
+
+
+@pytest.fixture
+def watched(browser) -> Iterator[object]:
+    """A context whose pages fail the test on any script error or CSP refusal."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("console", on_console)
+    yield context
+    context.close()
+    assert errors == [], f"errors in the page or its frames: {errors}"
+
+
+def events(page, name: str) -> list[dict]:
+    return [e for e in page.evaluate("window.events") if e["event"] == name]
+
+
+def frame_of(page):
+    handle = page.wait_for_selector("#graph")
+    frame = handle.content_frame()
+    assert frame is not None
+    wait_for(frame, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
+    return frame
+
+
+def explanation(frame) -> str:
+    return frame.locator('[data-part="explanation"]').inner_text()
+
+
+def test_deck_on_another_origin_clicks_in_and_steps_with_page_down(
+    watched, base_url, host_server, shot
+) -> None:
+    page = watched.new_page()
+    page.goto(deck(host_server, base_url, {"source": PRODUCT, "controls": "minimal"}))
+    frame = frame_of(page)
+    ready = wait_for(page, "() => window.events.find((e) => e.event === 'ready')")
+    assert ready["position"] == 0 and ready["total"] == 5
+    assert explanation(frame).startswith("Forward pass · step 1 of 2")
+
+    frame.locator('[data-part="graph"]').click()
+    page.keyboard.press("PageDown")
+    wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '1'")
+    assert "Forward pass · step 2 of 2" in explanation(frame)
+    assert "c = (a * b) + b" in explanation(frame) or "= (−6.0000) + (−3.0000)" in explanation(
+        frame
+    )
+    page.keyboard.press("PageDown")
+    wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '2'")
+    assert "Backward pass · step 1 of 3" in explanation(frame)
+    page.keyboard.press("PageUp")
+    wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '1'")
+    assert page.evaluate("window.hostKeys") == []  # the frame had the keys, not the deck
+    wait_for(page, "() => window.events.filter((e) => e.event === 'stepchanged').length === 3")
+    changed = events(page, "stepchanged")
+    assert [e["position"] for e in changed] == [1, 2, 1]
+    assert changed[1]["phase"] == "backward" and changed[1]["step"] == 0
+    shot(page, "embed-in-deck")
+
+
+def test_post_message_commands_and_events(watched, base_url, host_server) -> None:
+    page = watched.new_page()
+    page.goto(deck(host_server, base_url, {"source": PRODUCT, "controls": "none"}))
+    frame = frame_of(page)
+    wait_for(page, "() => window.events.some((e) => e.event === 'ready')")
+    page.evaluate("window.send({command: 'next'})")
+    wait_for(page, "() => window.events.filter((e) => e.event === 'stepchanged').length === 1")
+    page.evaluate("window.send({command: 'goto', phase: 'backward', step: 2})")
+    wait_for(page, "() => window.events.filter((e) => e.event === 'stepchanged').length === 2")
+    last = events(page, "stepchanged")[-1]
+    assert (last["phase"], last["step"], last["position"]) == ("backward", 2, 4)
+    assert "Backward pass · step 3 of 3" in last["explanation"]
+    assert "Backward pass · step 3 of 3" in explanation(frame)
+    # the finished graph: a.grad = b = −3, b.grad = a + 1 = 3
+    grads = frame.evaluate(
+        "() => ['n0', 'n1'].map((id) => document.getElementById(id + '-grad').textContent)"
+    )
+    assert grads == ["grad -3.0000", "grad 3.0000"]
+    page.evaluate("window.send({command: 'goto', step: 0})")  # on the whole walk
+    page.evaluate("window.send({command: 'prev'})")  # at the start: answered, not moved
+    page.evaluate("window.send({command: 'bogus'})")  # ignored
+    page.evaluate("window.send('next')")
+    wait_for(page, "() => window.events.filter((e) => e.event === 'stepchanged').length === 5")
+    positions = [e["position"] for e in events(page, "stepchanged")]
+    assert positions == [1, 4, 0, 0, 1]
+    assert frame.locator(".player-bar").is_hidden()  # controls=none
+
+
+def test_escape_and_stepping_past_the_end_give_the_keys_back(
+    watched, base_url, host_server
+) -> None:
+    page = watched.new_page()
+    query = {"source": PRODUCT, "phase": "backward", "step": "1"}
+    page.goto(deck(host_server, base_url, query))
+    frame = frame_of(page)
+    frame.locator('[data-part="graph"]').click()
+    page.keyboard.press("ArrowRight")  # to the last step
+    wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '4'")
+    page.keyboard.press("PageDown")  # past the end: the deck gets the keyboard back
+    wait_for(page, "() => window.events.some((e) => e.event === 'release')")
+    assert events(page, "release")[0]["reason"] == "end"
+    page.keyboard.press("PageDown")
+    wait_for(page, "() => window.hostKeys.includes('PageDown')")
+    assert frame.evaluate("document.querySelector('[data-player]').dataset.position") == "4"
+
+    frame.locator('[data-part="graph"]').click()
+    page.keyboard.press("ArrowLeft")
+    wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '3'")
+    page.keyboard.press("Escape")
+    wait_for(page, "() => window.events.filter((e) => e.event === 'release').length === 2")
+    assert events(page, "release")[1]["reason"] == "escape"
+    page.keyboard.press("ArrowLeft")
+    wait_for(page, "() => window.hostKeys.includes('ArrowLeft')")
+    assert frame.evaluate("document.querySelector('[data-player]').dataset.position") == "3"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "name", "extra"),
+    [
+        (320, 240, "embed-320x240", {}),
+        (1920, 1080, "embed-projector", {"scale": "1.6", "theme": "dark"}),
+    ],
+)
+def test_embed_fills_any_frame_without_scrollbars(
+    watched, base_url, shot, width, height, name, extra
+) -> None:
+    page = watched.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    query = {"source": README, "phase": "backward", "step": "3", **extra}
+    page.goto(f"{base_url}/embed?{urllib.parse.urlencode(query)}")
+    wait_for(page, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
+    sizes = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+        " document.body.scrollWidth, document.body.scrollHeight]"
+    )
+    assert sizes == [width, height, width, height]
+    bar = page.locator(".player-bar").bounding_box()
+    graph = page.locator('[data-part="graph"]').bounding_box()
+    assert bar and graph and bar["y"] + bar["height"] <= height + 0.5
+    assert graph["height"] >= height * (0.3 if height < 300 else 0.6)
+    assert "Backward pass · step 4 of" in page.locator('[data-part="explanation"]').inner_text()
+    # the current node is in view
+    box = page.evaluate(
+        "() => document.querySelector('.player-graph g.node.value.current')"
+        ".getBoundingClientRect().toJSON()"
+    )
+    assert 0 <= box["x"] + box["width"] / 2 <= width and 0 <= box["y"] <= height
+    shot(page, name)
+
+
+def test_offline_file_steps_to_the_last_grad_with_the_network_blocked(
+    browser, base_url, tmp_path: Path, shot
+) -> None:
+    query = urllib.parse.urlencode({"source": README})
+    with urllib.request.urlopen(f"{base_url}/api/graph.html?{query}", timeout=30) as response:
+        path = tmp_path / "gradstep-readme.html"
+        path.write_bytes(response.read())
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, offline=True)
+    requested: list[str] = []
+
+    def refuse(route) -> None:
+        requested.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: not url.startswith("file:"), refuse)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    wait_for(page, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
+    total = page.evaluate("() => Number(document.querySelector('[data-part=scrubber]').max)")
+    assert total > 30
+    page.locator('[data-part="graph"]').click()
+    for _ in range(total):
+        page.keyboard.press("PageDown")
+    wait_for(page, f"() => document.querySelector('[data-player]').dataset.position === '{total}'")
+    text = page.locator('[data-part="explanation"]').inner_text()
+    assert "Backward pass · step 26 of 26" in text
+    grads = page.evaluate(
+        "() => ['n0', 'n1'].map((id) => document.getElementById(id + '-grad').textContent)"
+    )
+    assert grads == ["grad 138.8338", "grad 645.5773"]  # micrograd's README: dg/da, dg/db
+    shot(page, "offline-file")
+    context.close()
+    assert requested == [] and errors == []
+
+
+def test_main_page_and_embed_run_under_the_csp_without_errors(watched, base_url) -> None:
+    page = watched.new_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    for url in (f"{base_url}/", f"{base_url}/embed?source=a%3DValue(1.0)%0Ab%3Da*a"):
+        response = page.goto(url)
+        assert response is not None
+        csp = response.headers["content-security-policy"]
+        assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+        if url.endswith("/"):
+            wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs) > 0")
+            assert "frame-ancestors 'none'" in csp
+        else:
+            wait_for(
+                page, "() => document.querySelector('[data-player]').dataset.state === 'ready'"
+            )
+            assert "frame-ancestors *" in csp
+    assert refused == []
+
+
+def test_main_page_cannot_be_framed(browser, base_url, host_server) -> None:
+    host_server["/framed.html"] = f'<iframe id="graph" src="{base_url}/"></iframe>'
+    context = browser.new_context()
+    page = context.new_page()
+    logged: list[str] = []  # Chromium logs the refusal as an error: expected here
+    page.on("console", lambda m: logged.append(m.text))
+    page.goto(host_server["__origin__"] + "/framed.html")
+    frame = page.wait_for_selector("#graph").content_frame()
+    deadline = 50
+    while deadline and not any("ancestor" in t or "X-Frame" in t for t in logged):
+        page.wait_for_timeout(100)
+        deadline -= 1
+    assert frame is None or frame.evaluate("() => !document.querySelector('#graph-view')")
+    assert any("frame-ancestors" in text or "X-Frame-Options" in text for text in logged)
+    context.close()
