@@ -1,0 +1,304 @@
+"""A hostile corpus against the whole app (the expression language's own is in tests/engine):
+code execution, DOT and SVG injection through every string that reaches a label, reflected
+script through the URL into every page, huge and deeply nested JSON, wrong content types,
+oversized bodies, non-UTF-8 bytes and graphs too slow to lay out. Each gets a clear 4xx in the
+one error shape, and ``/healthz`` answers after every batch."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from programs import dense_source
+
+from app.layout import LayoutSettings
+from app.layout.dot_backend import dot_available
+from app.main import create_app
+
+pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
+
+CANARY = Path("/tmp/gradstep-hostile-canary")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    CANARY.unlink(missing_ok=True)
+    with TestClient(create_app(LayoutSettings(backend="dot", timeout=1.0))) as made:
+        yield made
+    assert not CANARY.exists(), "a hostile program ran code on the server"
+
+
+def assert_healthy(client: TestClient) -> None:
+    assert client.get("/healthz").json()["status"] == "ok"
+
+
+def assert_refused(response: httpx.Response, kinds: set[str] | None = None) -> dict[str, object]:
+    """A 4xx in the one error shape, with a message a person can read."""
+    assert 400 <= response.status_code < 500, (response.status_code, response.text[:300])
+    error = response.json()["error"]
+    assert isinstance(error["message"], str) and len(error["message"]) > 10
+    assert "Traceback" not in response.text and 'File "' not in response.text
+    if kinds is not None:
+        assert error["kind"] in kinds, error
+    return error  # type: ignore[no-any-return]
+
+
+TOUCH = f"open('{CANARY}', 'w').write('x')"
+CODE_EXECUTION = [
+    f"__import__('os').system('touch {CANARY}')",
+    f"import os\nos.system('touch {CANARY}')",
+    f"from os import system\nsystem('touch {CANARY}')",
+    TOUCH,
+    f"a = {TOUCH}",
+    f'exec("{TOUCH}")',
+    f'eval("{TOUCH}")',
+    f"a = (lambda: {TOUCH})()",
+    "a = ().__class__.__bases__[0].__subclasses__()",
+    "a = Value(2.0)\nb = a.__class__.__init__.__globals__",
+    "a = Value(2.0)\nb = a._backward()",
+    "a = globals()['__builtins__']",
+    "a = [x for x in ().__class__.__mro__]",
+    f"a = f'{{{TOUCH}}}'",
+    "@__import__('os').system\ndef f(): pass",
+    f"with open('{CANARY}', 'w') as f: f.write('x')",
+    "while True: pass",
+    "for i in range(10**12): a = i",
+    "def f(): return f()\nf()",
+    "class A: pass",
+    "a = 2.0\nb = a ** (10 ** 10 ** 10)",
+    "a = 9" * 4000,
+    "a = " + "(" * 5000 + "1" + ")" * 5000,
+    "a = " + "-" * 10000 + "1",
+    "a = " + " + ".join(["1.0"] * 3000),
+    "breakpoint()",
+    "a = Value(2.0)\na.data = __import__('os').getcwd()",
+    "import micrograd.engine as m\nm.Value.__add__ = print",
+]
+
+
+@pytest.mark.parametrize("source", CODE_EXECUTION, ids=range(len(CODE_EXECUTION)))
+def test_code_execution_attempts_are_refused(client: TestClient, source: str) -> None:
+    assert_refused(client.post("/api/graph", json={"source": source}))
+    assert_refused(client.get("/api/graph.svg", params={"source": source}))
+    assert not CANARY.exists()
+
+
+def test_health_after_code_execution_batch(client: TestClient) -> None:
+    assert_healthy(client)
+
+
+# Strings that reach a label: names (any Unicode identifier), Value(..., label=...) strings,
+# comments and numbers written oddly; each stuffed with DOT, HTML-like-label and SVG syntax.
+INJECT = '"];evil[label=<<b>x</b>>];}digraph{<script>alert(1)</script>\\"\\l|{<f0>}&amp;'
+LABEL_PROGRAMS = [
+    f"a = Value(2.0, label='{INJECT}')\nb = a * a",
+    f"a = 2.0  # {INJECT}\nb = a.tanh()",
+    "ā̸̢ = 2.0\nᚠ = ā̸̢ * 3.0\nb = ᚠ.relu()",  # combining marks, runes
+    "\u202ea = 2.0\nb = a * a",  # a right-to-left override before a name
+    "a\u00a0= 2.0\nb = a + 1",
+    "a = 2.0\nb = a * 1_0.0e0_0\nc = b / 0x10",
+    "a = 2.0\nb = a * 1e308 * 10",
+    "𝔞 = 2.0\n𝔟 = 𝔞 * 𝔞",  # mathematical letters, normalised by Python to a and b
+    "a" * 300 + " = 2.0\nb = " + "a" * 300 + " * 2",
+]
+
+
+def assert_safe_svg(svg: str) -> None:
+    """Well-formed, and nothing in it that can run, load or restyle outside the drawing."""
+    root = ET.fromstring(svg)
+    allowed = {"svg", "g", "title", "text", "polygon", "path", "ellipse", "polyline", "style"}
+    for element in root.iter():
+        tag = element.tag.rsplit("}", 1)[-1]
+        assert tag in allowed, tag
+        for name, value in element.attrib.items():
+            assert not name.rsplit("}", 1)[-1].lower().startswith("on"), name
+            assert "javascript:" not in value.lower()
+    assert "<script" not in svg.lower() and "digraph{" not in svg
+
+
+@pytest.mark.parametrize("source", LABEL_PROGRAMS, ids=range(len(LABEL_PROGRAMS)))
+def test_labels_cannot_inject_dot_or_svg(client: TestClient, source: str) -> None:
+    response = client.post("/api/graph", json={"source": source})
+    if response.status_code != 200:
+        assert_refused(response)
+        return
+    body = response.json()
+    assert_safe_svg(body["svg"])
+    # every node drawn once, with its own texts: the label did not split the record
+    nodes = body["trace"]["nodes"]
+    assert len(re.findall(r'<g id="n\d+" class="', body["svg"])) == len(nodes)
+    for node in nodes:
+        assert len(re.findall(rf'<text id="n{node["id"]}-label"', body["svg"])) == 1
+    standalone = client.get("/api/graph.svg", params={"source": source, "step": 1})
+    assert standalone.status_code == 200
+    assert_safe_svg(standalone.text)
+    page = client.get("/api/graph.html", params={"source": source})  # a download with script
+    assert page.status_code == 200
+    assert page.headers["content-disposition"].startswith("attachment")
+    assert "<script>alert(1)" not in page.text
+
+
+def test_values_names_and_numbers_are_checked(client: TestClient) -> None:
+    source = "a = 2.0\nb = a * a"
+    for values in [f"{INJECT}=1", "a=1e999", "a=nan", "a=", '{"a": [1]}', '{"a": ', "a=1,,"]:
+        assert_refused(client.get("/api/graph.svg", params={"source": source, "values": values}))
+    for values in [{INJECT: 1}, {"a": "1; drop"}, {"a": None}, {"a": {"b": 1}}]:
+        assert_refused(client.post("/api/graph", json={"source": source, "values": values}))
+    for raw in [b'{"a": NaN}', b'{"a": Infinity}', b'{"a": 1e999}', b'{"a": -1e999}']:
+        body = b'{"source": "a = 2.0", "values": ' + raw + b"}"
+        headers = {"content-type": "application/json"}
+        assert_refused(client.post("/api/graph", content=body, headers=headers))
+    assert_healthy(client)
+
+
+PAYLOADS = [
+    '"><script>alert(1)</script>',
+    "'><img src=x onerror=alert(2)>",
+    "javascript:alert(3)",
+    "</title><svg onload=alert(4)>",
+    "{{7*7}}{%print(1)%}",
+]
+PAGES = ["/", "/embed", "/train", "/docs", "/redoc", "/no-such-page"]
+QUERY_NAMES = ["source", "values", "step", "phase", "theme", "rankdir", "controls", "autoplay"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_reflected_script_through_the_url(client: TestClient, path: str) -> None:
+    for payload in PAYLOADS:
+        params = dict.fromkeys(QUERY_NAMES, payload) | {payload: payload}
+        response = client.get(path, params=params)
+        assert response.status_code in (200, 404)
+        assert payload not in response.text
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert_healthy(client)
+
+
+def test_oembed_escapes_what_it_echoes(client: TestClient) -> None:
+    for payload in PAYLOADS:
+        url = f"http://testserver/?source={payload}"
+        response = client.get("/oembed", params={"url": url})
+        assert response.status_code == 200
+        html = response.json()["html"]
+        breaks_html = any(ch in payload for ch in "<>\"'")
+        assert not (breaks_html and payload in html) and "<script" not in html
+        iframe = ET.fromstring(html.replace("&#x27;", "'"))  # one element, quotes escaped
+        assert iframe.tag == "iframe" and list(iframe) == []
+        assert set(iframe.attrib) == {
+            "src",
+            "width",
+            "height",
+            "title",
+            "loading",
+            "allow",
+            "style",
+        }
+    assert_refused(client.get("/oembed", params={"url": "javascript:alert(1)"}))
+    assert_refused(client.get("/oembed", params={"url": "http://evil.example/?source=a"}))
+    assert_healthy(client)
+
+
+JSON = {"content-type": "application/json"}
+
+
+def test_huge_and_deeply_nested_json(client: TestClient) -> None:
+    deep_lists = b'{"source": "a = 1.0", "values": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    deep_objects = b'{"source": "a = 1.0", "values": ' + b'{"a":' * 40_000 + b"1" + b"}" * 40_000
+    many_keys = {"source": "a = 2.0\nb = a * a", "values": {f"k{i}": i for i in range(20_000)}}
+    long_source = {"source": "a = 1.0\n" * 50_000}
+    for body in (deep_lists, deep_objects):
+        assert_refused(client.post("/api/graph", content=body, headers=JSON), {"json", "limit"})
+    assert_refused(client.post("/api/graph", json=many_keys))
+    assert_refused(client.post("/api/graph", json=long_source), {"limit", "request"})
+    assert_refused(client.post("/api/graph", json=[{"source": "a = 1.0"}] * 1000))
+    nested_train = {"preset": "xor-tanh", "hidden": [[[[1]]]]}
+    assert_refused(client.post("/api/train", json=nested_train))
+    assert_refused(client.post("/api/train", json={"preset": "xor-tanh", "hidden": [10**9]}))
+    assert_refused(client.post("/api/train", json={"preset": "x" * 10_000}))
+    assert_healthy(client)
+
+
+def test_wrong_content_types(client: TestClient) -> None:
+    source = b'{"source": "a = 2.0"}'
+    for content_type in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/xml",
+        "image/png",
+        "",
+    ]:
+        headers = {"content-type": content_type} if content_type else {}
+        for path in ("/api/graph", "/api/train", "/api/train/inspect"):
+            assert_refused(client.post(path, content=source, headers=headers))
+    assert_refused(client.post("/api/graph", content=b"", headers=JSON))
+    assert client.put("/api/graph", json={"source": "a = 1.0"}).status_code == 405
+    assert client.delete("/healthz").status_code == 405
+    assert_healthy(client)
+
+
+def test_oversized_bodies_are_refused_while_streaming(client: TestClient) -> None:
+    big = b'{"source": "' + b"a" * 400_000 + b'"}'
+    declared = client.post("/api/graph", content=big, headers=JSON)
+    assert_refused(declared, {"limit"})
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: refused once the bytes pass the limit
+        yield b'{"source": "'
+        for _ in range(10_000):
+            yield b"a" * 1024
+        yield b'"}'
+
+    assert_refused(client.post("/api/graph", content=chunks(), headers=JSON), {"limit"})
+    lying = {**JSON, "content-length": "-1"}
+    assert_refused(client.post("/api/graph", content=b"{}", headers=lying), {"limit"})
+    assert_healthy(client)
+
+
+def test_non_utf8_bytes(client: TestClient) -> None:
+    for raw in [b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"\x00", b"\xf4\x90\x80\x80"]:
+        body = b'{"source": "a = 2.0' + raw + b'"}'
+        assert_refused(client.post("/api/graph", content=body, headers=JSON))
+        whole = client.post("/api/graph", content=raw * 100, headers=JSON)
+        assert_refused(whole, {"json"})
+    assert_refused(client.get("/api/graph.svg?source=a%20%3D%202.0%FF%FE"))
+    assert_refused(client.get("/api/graph.svg?source=a%3D1&values=a%3D%FF"))
+    assert client.get("/?source=%FF%FE%00").status_code == 200  # the page: its script reports
+    assert_healthy(client)
+
+
+def test_graphs_too_slow_to_lay_out_are_refused(client: TestClient) -> None:
+    error = assert_refused(client.post("/api/graph", json={"source": dense_source()}), {"layout"})
+    assert "too complex to draw" in str(error["message"])
+    bigger = client.post("/api/graph", json={"source": dense_source(24, 10)})
+    assert_refused(bigger)  # too long a program, or too complex: refused either way
+    assert_refused(client.get("/api/graph.svg", params={"source": dense_source(16, 8)}))
+    assert client.post("/api/graph", json={"source": "a = 2.0\nb = a * a"}).status_code == 200
+    assert_healthy(client)
+
+
+def test_any_label_string_is_drawn_as_text(client: TestClient) -> None:
+    """The language only makes labels from names, but a notebook using the engine can set any
+    string (micrograd's ``e.label = ...``): every character reaches the drawing as text."""
+    import engine
+    from app.render import short_label, structure_digraph
+    from app.stepview import slot_texts
+
+    layout = client.app.state.layout  # type: ignore[attr-defined]
+    for hostile in [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]:
+        program = engine.parse("a = 2.0\nb = a * a\n")
+        for value in program.labels:
+            value.label = hostile
+        dot = structure_digraph(program.output).source
+        svg = layout.template(dot).template.fill(slot_texts(engine.trace(program)))
+        assert_safe_svg(svg)
+        root = ET.fromstring(svg)
+        labels = [
+            t.text
+            for t in root.iter("{http://www.w3.org/2000/svg}text")
+            if t.get("id", "").endswith("-label")
+        ]
+        assert labels and set(labels) == {short_label(hostile)}
