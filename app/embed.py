@@ -93,7 +93,9 @@ def oembed(
     url: Annotated[str, Query(max_length=60_000, description="a gradstep page URL")],
     maxwidth: Annotated[int | None, Query(gt=0)] = None,
     maxheight: Annotated[int | None, Query(gt=0)] = None,
-    format: Annotated[str, Query(description="json (xml is not implemented: 501)")] = "json",
+    format: Annotated[
+        Literal["json", "xml"], Query(description="json (xml is not implemented: 501)")
+    ] = "json",
 ) -> OEmbed:
     """The embed code for a gradstep link: an iframe of ``/embed`` with the link's state."""
     if format != "json":
