@@ -7,6 +7,8 @@ import { isClose, parseNumber } from "./format.js";
 import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { buildModel, clampStep, fromTimeline, timelineLength, toTimeline, viewAt } from "./model.js";
 import { buildInputs, explanationContent, inspectorContent, paintInputs, predictFields, predictHint, predictQuestion } from "./panels.js";
+import { wirePresentation } from "./present.js";
+import { wireShare } from "./share.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
@@ -380,17 +382,14 @@ function wire() {
     answerQuiz(false);
   });
   $("predict-reveal").addEventListener("click", () => answerQuiz(true));
-  $("share").addEventListener("click", async () => {
-    history.replaceState(null, "", `?${stateToQuery(state)}`);
-    try {
-      await navigator.clipboard.writeText(location.href);
-      $("share").textContent = "Link copied";
-    } catch {
-      $("share").textContent = "Link in the address bar";
-    }
-    setTimeout(() => {
-      $("share").textContent = "Copy link";
-    }, 2000);
+  // the Share dialog and presentation mode (share.js, present.js): they read the state only
+  wireShare($("share"), () => (state.model ? { state: { ...state, source: state.model.source }, steps: timelineLength(state.model) } : null));
+  wirePresentation($("present"), $("present-exit"), () => {
+    // refit while the stage grows into (or out of) the whole screen
+    const refit = () => ui.graph && fitReadable(ui.graph, ui.view?.current >= 0 ? ui.view.current : state.model.trace.output, READABLE_SCALE);
+    const watcher = new ResizeObserver(refit);
+    watcher.observe($("graph-view"));
+    setTimeout(() => watcher.disconnect(), 1500);
   });
 
   const inputs = $("inputs");
