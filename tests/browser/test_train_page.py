@@ -8,6 +8,7 @@ import time
 import urllib.request
 
 import pytest
+from browser_wait import wait_for  # CSP: no wait_for_function (see browser_wait)
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +52,7 @@ def test_xor_trains_to_the_end_with_full_accuracy_and_a_boundary(page, shot) -> 
     assert painted_share(page) < 0.05  # a blank canvas with a one-line hint
     shot(page, "train-xor-ready")
     page.click("#train")
-    page.wait_for_function(DONE, timeout=60_000)
+    wait_for(page, DONE, timeout=60)
     assert page.locator("#phase").inner_text() == "Finished"
     assert page.locator("#metric-accuracy").inner_text() == "100.0%"
     assert page.locator("#progress").evaluate("p => [p.value, p.max]") == [200, 200]
@@ -66,10 +67,10 @@ def test_stop_ends_a_run_midway(page, shot, base_url: str) -> None:
     open_lab(page)  # micrograd's moons: about half a second an epoch
     page.fill("#epochs", "300")
     page.click("#train")
-    page.wait_for_function("Number(document.querySelector('#progress').value) >= 3", timeout=60_000)
+    wait_for(page, "Number(document.querySelector('#progress').value) >= 3", timeout=60)
     assert page.locator("#stop").is_enabled()
     page.click("#stop")
-    page.wait_for_function(DONE, timeout=30_000)
+    wait_for(page, DONE, timeout=30)
     assert page.locator("#phase").inner_text() == "Stopped"
     epochs = int(page.locator("#progress").evaluate("p => p.value"))
     assert 3 <= epochs < 300
@@ -94,7 +95,7 @@ def test_closing_the_tab_cancels_the_job(browser, base_url: str) -> None:
     open_lab(page)
     page.fill("#epochs", "300")
     page.click("#train")
-    page.wait_for_function("Number(document.querySelector('#progress').value) >= 2", timeout=60_000)
+    wait_for(page, "Number(document.querySelector('#progress').value) >= 2", timeout=60)
     assert len(running_jobs(base_url)) == 1
     context.close()  # the tab goes, and with it the event stream
     wait_until_no_jobs(base_url)
@@ -111,7 +112,7 @@ def wait_until_no_jobs(base_url: str) -> None:
 def test_inspect_one_point_opens_the_stepper_on_its_loss(page, shot) -> None:
     open_lab(page, "?preset=xor-tanh")
     page.click("#train")
-    page.wait_for_function(DONE, timeout=60_000)
+    wait_for(page, DONE, timeout=60)
     click_point(page, 1.0, 0.0)
     page.wait_for_selector("#inspect-open")
     assert "Point 2 at (1.000, 0.000), class 1" in page.locator("#inspect").inner_text()
@@ -125,7 +126,7 @@ def test_inspect_one_point_opens_the_stepper_on_its_loss(page, shot) -> None:
       const text = g && g.querySelector('[id$="-data"]').textContent;
       return text && !text.includes('?') ? text : null;
     }"""
-    stepper.wait_for_function(output_data, timeout=60_000)
+    wait_for(stepper, output_data, timeout=60)
     output = stepper.evaluate(output_data)
     assert output.split()[-1] == shown
     assert "w1_1_1" in stepper.input_value("#source")
