@@ -69,7 +69,10 @@ def test_png_text_is_drawn(graph) -> None:
     with_text = Image.open(io.BytesIO(svg_to_png(svg, "light", 1.0))).convert("RGB")
     no_text = re.sub(r"<text[^>]*>[^<]*</text>", "", svg)
     without = Image.open(io.BytesIO(svg_to_png(no_text, "light", 1.0))).convert("RGB")
-    changed = sum(a != b for a, b in zip(with_text.get_flattened_data(), without.get_flattened_data(), strict=True))
+    changed = sum(
+        a != b
+        for a, b in zip(with_text.get_flattened_data(), without.get_flattened_data(), strict=True)
+    )
     assert changed > 0.01 * with_text.width * with_text.height
 
 
@@ -197,3 +200,16 @@ def test_qr_code_svg_and_a_link_too_long(client: TestClient) -> None:
     assert int(root.get("width")) == int(root.get("height")) >= 100
     too_long = client.get("/api/qr.svg", params={"text": "x" * 2001})
     assert too_long.status_code == 422
+
+
+def test_png_without_fonts_is_a_503_that_says_so(client: TestClient, monkeypatch) -> None:
+    from app import raster
+
+    monkeypatch.setattr(raster, "FONT_DIRS", ("/nonexistent/fonts",))
+    raster.font_dirs.cache_clear()
+    try:
+        response = client.get("/api/graph.png", params={"source": PRODUCT})
+    finally:
+        raster.font_dirs.cache_clear()
+    assert response.status_code == 503
+    assert "fonts-dejavu-core" in response.json()["error"]["message"]
