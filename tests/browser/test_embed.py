@@ -309,3 +309,54 @@ def test_main_page_cannot_be_framed(browser, base_url, host_server) -> None:
     assert frame is None or frame.evaluate("() => !document.querySelector('#graph-view')")
     assert any("frame-ancestors" in text or "X-Frame-Options" in text for text in logged)
     context.close()
+
+
+def test_autoplay_and_theme(watched, base_url) -> None:
+    page = watched.new_page()
+    query = {"source": PRODUCT, "autoplay": "1", "theme": "dark", "phase": "backward", "step": "2"}
+    page.goto(f"{base_url}/embed?{urllib.parse.urlencode(query)}")
+    wait_for(page, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.locator('[data-part="play"]').get_attribute("class") == "full-only playing"
+    # autoplay starts from the first step whatever the link's step, and moves on by itself
+    wait_for(page, "() => document.querySelector('[data-player]').dataset.position === '1'")
+
+
+def test_embed_options_and_commands_are_read_defensively(watched, base_url) -> None:
+    page = watched.new_page()
+    page.goto(f"{base_url}/embed?source=a%3D1")
+    result = page.evaluate(
+        """async () => {
+          const m = await import('/static/embed-options.js');
+          return {
+            defaults: m.embedOptions(''),
+            chosen: m.embedOptions('?controls=none&autoplay=1&theme=light&scale=9'),
+            junk: m.embedOptions('?controls=all&autoplay=0&theme=pink&scale=abc'),
+            commands: [
+              m.parseCommand({command: 'next'}), m.parseCommand('prev'),
+              m.parseCommand({command: 'goto', step: '3'}),
+              m.parseCommand({command: 'goto', phase: 'forward', step: 1}),
+              m.parseCommand({command: 'goto', step: 1.5}), m.parseCommand({command: 'rm'}),
+              m.parseCommand(null), m.parseCommand(42),
+            ],
+          };
+        }"""
+    )
+    assert result["defaults"] == {
+        "controls": "full",
+        "autoplay": False,
+        "theme": "auto",
+        "scale": 1,
+    }
+    assert result["chosen"] == {"controls": "none", "autoplay": True, "theme": "light", "scale": 3}
+    assert result["junk"] == {"controls": "full", "autoplay": False, "theme": "auto", "scale": 1}
+    assert result["commands"] == [
+        {"name": "next"},
+        {"name": "prev"},
+        {"name": "goto", "step": 3, "phase": None},
+        {"name": "goto", "step": 1, "phase": "forward"},
+        None,
+        None,
+        None,
+        None,
+    ]
