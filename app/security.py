@@ -46,7 +46,8 @@ def policy_for(path: str) -> str:
         base = _API_DOCS
     else:
         base = _PAGE
-    ancestors = "*" if embeddable(path) else "'none'"
+    # "*" matches network schemes only: a deck opened from disk (reveal.js's index.html) is file:
+    ancestors = "* file:" if embeddable(path) else "'none'"
     return f"{base}; frame-ancestors {ancestors}"
 
 

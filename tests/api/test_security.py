@@ -47,7 +47,7 @@ def test_embed_and_its_assets_may_be_framed_by_any_site(client: TestClient) -> N
         response = client.get(path)
         assert response.status_code == 200, path
         csp = directives(response.headers["content-security-policy"])
-        assert csp["frame-ancestors"] == ["*"], path
+        assert csp["frame-ancestors"] == ["*", "file:"], path  # decks on disk too
         assert "x-frame-options" not in response.headers, path
         assert csp["script-src"] == ["'self'"], path
         assert response.headers["x-content-type-options"] == "nosniff"
@@ -80,11 +80,11 @@ def test_standalone_images_keep_their_inline_stylesheet_but_run_nothing(
     assert csp["default-src"] == ["'none'"]  # so no script of any kind
     assert "script-src" not in csp
     assert csp["style-src"] == ["'unsafe-inline'"]
-    assert csp["frame-ancestors"] == ["*"]
+    assert csp["frame-ancestors"] == ["*", "file:"]
 
 
 def test_policy_classes() -> None:
-    assert "frame-ancestors *" in policy_for("/embed")
+    assert "frame-ancestors * file:" in policy_for("/embed")
     assert "frame-ancestors 'none'" in policy_for("/embed/x")  # only the page itself
     assert "frame-ancestors 'none'" in policy_for("/api/graph")
     assert "x-frame-options" in headers_for("/")

@@ -290,7 +290,7 @@ def test_main_page_and_embed_run_under_the_csp_without_errors(watched, base_url)
             wait_for(
                 page, "() => document.querySelector('[data-player]').dataset.state === 'ready'"
             )
-            assert "frame-ancestors *" in csp
+            assert "frame-ancestors * file:" in csp
     assert refused == []
 
 
@@ -360,3 +360,15 @@ def test_embed_options_and_commands_are_read_defensively(watched, base_url) -> N
         None,
         None,
     ]
+
+
+def test_a_deck_opened_from_disk_can_embed(watched, base_url, tmp_path: Path) -> None:
+    """reveal.js decks are often opened as files: CSP's "*" alone would refuse a file: parent."""
+    deck_file = tmp_path / "deck.html"
+    src = f"{base_url}/embed?{urllib.parse.urlencode({'source': PRODUCT})}"
+    deck_file.write_text(HOST_PAGE.format(src=src, width=640, height=400), encoding="utf-8")
+    page = watched.new_page()
+    page.goto(deck_file.as_uri())
+    wait_for(page, "() => window.events.some((e) => e.event === 'ready')")
+    page.evaluate("window.send({command: 'next'})")
+    wait_for(page, "() => window.events.some((e) => e.event === 'stepchanged')")
