@@ -11,9 +11,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import resvg_py
 from starlette.exceptions import HTTPException
 
+from app.offload import rasterise
 from app.standalone import GRAPH_CSS, Theme
 from engine.errors import GradstepError
 
@@ -110,7 +110,7 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
         )
     root_end = svg.index(">", svg.index("<svg"))
     root = _SIZE.sub(lambda m: f'{m[1]}="{float(m[2]) * PT_TO_PX:.2f}"', svg[:root_end], count=2)
-    png = resvg_py.svg_to_bytes(
+    png = rasterise(  # resvg in a process of its own: it holds the GIL for ~0.5 s
         svg_string=root + svg[root_end:],
         zoom=scale,
         background=background(theme),

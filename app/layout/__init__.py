@@ -8,9 +8,9 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from app.capacity import Gate, SingleFlight
+from app.capacity import LARGE_LAYOUT_EDGES, Gate, RecentFailures, SingleFlight
 from app.layout.dot_backend import dot_available, layout_with_dot
-from app.layout.limits import LayoutSettings
+from app.layout.limits import LayoutSettings, too_complex
 from app.layout.wasm_backend import WasmPool, wasm_available
 from app.svgtemplate import SvgTemplate, make_template
 from engine.errors import GradstepError
@@ -50,7 +50,9 @@ class Layout:
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
+        self.large_gate = Gate.for_large_layouts()
         self._in_flight = SingleFlight()
+        self._timed_out = RecentFailures()
 
     def svg(self, source: str) -> str:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
@@ -75,9 +77,17 @@ class Layout:
         return self._in_flight.run(source, lambda: self._lay_out(source))
 
     def _lay_out(self, source: str) -> LaidOut:
+        if source in self._timed_out:
+            raise too_complex(self.settings.timeout)
+        large = source.count("->") > LARGE_LAYOUT_EDGES
         start = time.perf_counter()
-        with self.gate.slot():
-            template = make_template(self.svg(source))
+        with (self.large_gate if large else self.gate).slot():
+            try:
+                template = make_template(self.svg(source))
+            except GradstepError as error:
+                if error.message == too_complex(self.settings.timeout).message:
+                    self._timed_out.add(source)
+                raise
         elapsed = (time.perf_counter() - start) * 1000
         with self._lock:
             self._cache[source] = template
@@ -89,6 +99,7 @@ class Layout:
         """Forget every cached layout (benchmarks measure cold requests this way)."""
         with self._lock:
             self._cache.clear()
+        self._timed_out.clear()
 
     def warm(self) -> None:
         """Start a wasm worker ahead of the first request. Only an optimisation: if it fails,

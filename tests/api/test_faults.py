@@ -241,3 +241,54 @@ def test_single_flight_computes_once_for_concurrent_callers_and_shares_errors() 
     with pytest.raises(ValueError):
         flight.run("k", failing)
     assert flight.run("k", lambda: "fine") == "fine"
+
+
+@needs_dot
+def test_a_graph_that_timed_out_is_refused_at_once_when_sent_again() -> None:
+    with TestClient(create_app(LayoutSettings(backend="dot", timeout=0.5))) as client:
+        layout = client.app.state.layout  # type: ignore[attr-defined]
+        calls: list[int] = []
+        original = layout.svg
+        layout.svg = lambda source: calls.append(1) or original(source)
+        slow = {"source": dense_source(16, 8)}
+        first = client.post("/api/graph", json=slow)
+        second = client.post("/api/graph", json=slow)
+        for response in (first, second):
+            assert response.status_code == 422
+            assert "too complex to draw" in response.json()["error"]["message"]
+        assert len(calls) == 1  # the second never reached Graphviz
+        assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
+        assert len(calls) == 2
+
+
+@needs_dot
+def test_large_graphs_lay_out_one_at_a_time_and_small_ones_still_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRADSTEP_LARGE_LAYOUT_QUEUE", "0")
+    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+        layout = client.app.state.layout  # type: ignore[attr-defined]
+        in_layout = threading.Event()
+        release = threading.Event()
+        original = layout.svg
+
+        def held_svg(source: str) -> str:
+            if source.count("->") > 500:
+                in_layout.set()
+                release.wait(30)
+            return original(source)
+
+        layout.svg = held_svg
+        holder = threading.Thread(
+            target=lambda: client.post("/api/graph", json={"source": dense_source(8, 4)})
+        )
+        holder.start()
+        try:
+            assert in_layout.wait(30)
+            busy = client.post("/api/graph", json={"source": dense_source(8, 5)})
+            assert busy.status_code == 503 and busy.headers["retry-after"] == "5"
+            assert "1 large-graph layouts are running" in busy.json()["error"]["message"]
+            assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
+        finally:
+            release.set()
+            holder.join(30)
