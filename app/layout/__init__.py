@@ -76,9 +76,13 @@ class Layout:
             return hit
         return self._in_flight.run(source, lambda: self._lay_out(source))
 
-    def _lay_out(self, source: str) -> LaidOut:
+    def refuse_known_slow(self, source: str) -> None:
+        """Raise at once if ``source`` ran out of time lately (before any other work on it)."""
         if source in self._timed_out:
             raise too_complex(self.settings.timeout)
+
+    def _lay_out(self, source: str) -> LaidOut:
+        self.refuse_known_slow(source)
         large = source.count("->") > LARGE_LAYOUT_EDGES
         start = time.perf_counter()
         with (self.large_gate if large else self.gate).slot():
