@@ -20,6 +20,7 @@ from app.capacity import Gate, Unavailable
 PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to requests
 PNG_QUEUE = 8  # PNGs waiting for a process; beyond this, 503
 RETRY_AFTER_PNG_S = 2
+PNG_NICENESS = 10  # a download can wait a little; a student stepping through a graph cannot
 
 _gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
 _lock = threading.Lock()
@@ -38,7 +39,9 @@ def _current_pool() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             spawn = multiprocessing.get_context("spawn")  # never fork a threaded server
-            _pool = ProcessPoolExecutor(PNG_PROCESSES, mp_context=spawn)
+            _pool = ProcessPoolExecutor(
+                PNG_PROCESSES, mp_context=spawn, initializer=os.nice, initargs=(PNG_NICENESS,)
+            )
         return _pool
 
 
