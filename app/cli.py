@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from app import job_board
 from app.api import parse_values_query
 from app.layout import Layout
 from app.pipeline import draw
@@ -85,6 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "render":
         return _render(args)
+    with tempfile.TemporaryDirectory(prefix="gradstep-jobs-") as board:
+        os.environ[job_board.ENV] = board  # shared by every worker process (app/job_board.py)
+        _serve(args)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     uvicorn.run(
@@ -96,7 +106,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         limit_concurrency=args.limit_concurrency,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
     )
-    return 0
 
 
 if __name__ == "__main__":

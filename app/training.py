@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 
+from app import job_board
 from app.errors import error_body
 from app.pages import templates
 from app.schemas import (
@@ -178,6 +179,8 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
 async def stop_job(job_id: str, request: Request) -> Response:
     """Stop a job between batches; its stream ends with a ``done`` event, ``stopped`` true."""
     job = jobs_of(request).get(job_id)
+    if job is None and job_board.request_stop(job_id):
+        return Response(status_code=202)  # held by another worker process of this server
     if job is None:
         body = error_body(f"no running training job {job_id!r}", "not_found")
         return JSONResponse(body, status_code=404)

@@ -8,6 +8,7 @@ import ast
 import io
 import math
 import re
+import threading
 import tokenize
 import unicodedata
 from collections.abc import Mapping
@@ -113,9 +114,16 @@ def _check_nesting(source: str) -> None:
         pass  # ast.parse reports the same mistake, with a better message
 
 
+# CPython 3.11 keeps the AST constructor's recursion depth in interpreter-wide state, so two
+# threads parsing at once can corrupt it: "SystemError: AST constructor recursion depth
+# mismatch" (python/cpython#106905), seen as a 500 under a load of 64 clients. One at a time.
+_AST_LOCK = threading.Lock()
+
+
 def read_tree(source: str) -> ast.Module:
     try:
-        return ast.parse(source, mode="exec")
+        with _AST_LOCK:
+            return ast.parse(source, mode="exec")
     except SyntaxError as e:
         raise _syntax_error(e, source) from None
     except (RecursionError, MemoryError):
