@@ -18,7 +18,7 @@ from typing import Any
 from app.capacity import Gate, Unavailable
 
 PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to requests
-PNG_QUEUE = 8  # PNGs waiting for a process; beyond this, 503
+PNG_QUEUE = 2  # PNGs waiting for a process: under full load a longer queue waited 20 s
 RETRY_AFTER_PNG_S = 2
 PNG_NICENESS = 10  # a download can wait a little; a student stepping through a graph cannot
 
