@@ -11,6 +11,7 @@ from pathlib import Path
 
 from app import job_board
 from app.api import parse_values_query
+from app.capacity import Unavailable
 from app.layout import Layout
 from app.pipeline import draw
 from app.standalone import standalone_svg
@@ -78,6 +79,9 @@ def _render(args: argparse.Namespace) -> int:
         where = f" (line {error.span.line}, column {error.span.column})" if error.span else ""
         print(f"gradstep: {error.message}{where}", file=sys.stderr)
         return 2
+    except Unavailable as error:  # the layout backend failed: not the program's fault
+        print(f"gradstep: {error.detail}", file=sys.stderr)
+        return 3
     finally:
         layout.close()
     Path(args.output).write_text(standalone_svg(svg, args.theme), encoding="utf-8")

@@ -33,13 +33,18 @@ def _gradstep_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": exc.to_dict()}, status_code=422)
 
 
-def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     first = exc.errors()[0] if exc.errors() else {"msg": "invalid request", "loc": ()}
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
     kind = "json" if first.get("type") == "json_invalid" else "request"
+    content_type = request.headers.get("content-type", "").split(";")[0].strip()
     if kind == "json":
         message = "the request body is not valid JSON"
+    elif tuple(first.get("loc", ())) == ("body",) and content_type != "application/json":
+        # FastAPI reads a body as JSON only when it says it is; otherwise it arrives as bytes
+        sent = f"Content-Type {content_type}" if content_type else "no Content-Type"
+        message = f"the request body must be a JSON object sent as application/json, not {sent}"
     else:
         message = f"{where or 'request'}: {first['msg']}"
     return JSONResponse(error_body(message, kind), status_code=422)
