@@ -51,8 +51,8 @@ async def stop_training_on_exit(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        for sig, previous in hooked.items():
-            signal.signal(sig, previous)
+        for hooked_sig, previous_handler in hooked.items():
+            signal.signal(hooked_sig, previous_handler)
         jobs = getattr(app.state, "training", None)
         if jobs is not None:
             await asyncio.to_thread(jobs.close)
