@@ -31,7 +31,8 @@ router = APIRouter(responses={422: {"model": ErrorResponse, "description": "bad 
 
 
 def _layout(request: Request) -> Layout:
-    return request.app.state.layout
+    layout: Layout = request.app.state.layout
+    return layout
 
 
 @router.post("/api/graph", response_model=GraphResponse, tags=["graph"])
@@ -63,7 +64,7 @@ def parse_values_query(text: str | None) -> dict[str, float] | None:
             raise GradstepError("values: not a valid JSON object", "request") from None
         pairs = list(parsed.items()) if isinstance(parsed, dict) else []
     else:
-        pairs = [tuple(p.split("=", 1)) if "=" in p else (p, "") for p in text.split(",")]
+        pairs = [(name, raw) for name, _, raw in (p.partition("=") for p in text.split(","))]
     values: dict[str, float] = {}
     for name, raw in pairs:
         name = str(name).strip()

@@ -20,4 +20,5 @@ python3 -m venv .venv
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+.venv/bin/mypy
 .venv/bin/python -m pytest "$@"
