@@ -23,26 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.presets import MICROGRAD_README
 from engine import GradstepError, parse, trace
 from engine.limits import MAX_NODES
-
-README = """\
-from micrograd.engine import Value
-
-a = Value(-4.0)
-b = Value(2.0)
-c = a + b
-d = a * b + b**3
-c += c + 1
-c += 1 + c + (-a)
-d += d * 2 + (b + a).relu()
-d += 3 * d + (b - a).relu()
-e = c - d
-f = e**2
-g = f / 2.0
-g += 10.0 / f
-g.backward()
-"""
 
 IMPORT = "from micrograd.engine import Value\n"
 CHAIN = IMPORT + "x = Value(0.5)\n" + "x = (x * 1.01 + 0.1).relu()\n" * 250 + "x.backward()\n"
@@ -92,7 +75,7 @@ def main() -> None:
     print("| program | ast.parse | engine.parse | parse + trace | micrograd exec + backward |")
     print("| --- | --- | --- | --- | --- |")
     for name, source, runs_in_micrograd in (
-        ("micrograd README", README, True),
+        ("micrograd README", MICROGRAD_README, True),
         ("relu chain, 250 lines", CHAIN, True),  # micrograd's recursive sort: < 1,000 deep
         ("400 inputs, 800 ops", MANY_INPUTS, True),
         (f"{MAX_NODES - 3:,} values", MAX_GRAPH, False),

@@ -14,24 +14,11 @@ from pathlib import Path
 import pytest
 from browser_wait import wait_for
 
+from app.presets import MICROGRAD_README
+
 pytestmark = pytest.mark.browser
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
-README = """\
-a = Value(-4.0)
-b = Value(2.0)
-c = a + b
-d = a * b + b**3
-c += c + 1
-c += 1 + c + (-a)
-d += d * 2 + (b + a).relu()
-d += 3 * d + (b - a).relu()
-e = c - d
-f = e**2
-g = f / 2.0
-g += 10.0 / f
-g.backward()
-"""
 
 HOST_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>a deck</title><link rel="icon" href="data:,"></head>
@@ -215,7 +202,7 @@ def test_embed_fills_any_frame_without_scrollbars(
 ) -> None:
     page = watched.new_page()
     page.set_viewport_size({"width": width, "height": height})
-    query = {"source": README, "phase": "backward", "step": "3", **extra}
+    query = {"source": MICROGRAD_README, "phase": "backward", "step": "3", **extra}
     page.goto(f"{base_url}/embed?{urllib.parse.urlencode(query)}")
     wait_for(page, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
     sizes = page.evaluate(
@@ -240,7 +227,7 @@ def test_embed_fills_any_frame_without_scrollbars(
 def test_offline_file_steps_to_the_last_grad_with_the_network_blocked(
     browser, base_url, tmp_path: Path, shot
 ) -> None:
-    query = urllib.parse.urlencode({"source": README})
+    query = urllib.parse.urlencode({"source": MICROGRAD_README})
     with urllib.request.urlopen(f"{base_url}/api/graph.html?{query}", timeout=30) as response:
         path = tmp_path / "gradstep-readme.html"
         path.write_bytes(response.read())

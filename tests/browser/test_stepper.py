@@ -7,30 +7,11 @@ import re
 import pytest
 from browser_wait import wait_for
 
+from app.presets import MICROGRAD_README
 from app.stepview import grad_bin
 
 pytestmark = pytest.mark.browser
 
-README_PROGRAM = """\
-from micrograd.engine import Value
-
-a = Value(-4.0)
-b = Value(2.0)
-c = a + b
-d = a * b + b**3
-c += c + 1
-c += 1 + c + (-a)
-d += d * 2 + (b + a).relu()
-d += 3 * d + (b - a).relu()
-e = c - d
-f = e**2
-g = f / 2.0
-g += 10.0 / f
-print(f'{g.data:.4f}') # prints 24.7041, the outcome of this forward pass
-g.backward()
-print(f'{a.grad:.4f}') # prints 138.8338, i.e. the numerical value of dg/da
-print(f'{b.grad:.4f}') # prints 645.5773, i.e. the numerical value of dg/db
-"""
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\n"
 
@@ -112,7 +93,7 @@ def test_landing_page_draws_the_readme_program(page, shot):
 def test_pasted_readme_program_stepped_to_the_end(page, shot):
     open_page(page)
     run_program(page, "x = Value(1.0)\ny = x * x\n")  # something else first
-    run_program(page, README_PROGRAM)
+    run_program(page, MICROGRAD_README)
     page.click("#first")
     assert position(page) == "forward 1/25"
     assert node_text(page, "a", "grad") == "grad ?"  # not yet known, not 0
