@@ -76,7 +76,9 @@ export function paintInputs(rows, model, view, decimals, showNumeric, editing) {
     const value = model.byId[input.node].data;
     if (row.value !== value) {
       // each write costs a layout: only when the value moved (not on every step)
-      if (editing !== row.field && Number(row.field.value) !== value) row.field.value = String(value);
+      // an empty field reads as Number("") === 0: compare the text too, or a 0 never shows
+      const shows = row.field.value !== "" && Number(row.field.value) === value;
+      if (editing !== row.field && !shows) row.field.value = String(value);
       if (editing !== row.slider) row.slider.value = String(value);
       row.value = value;
     }

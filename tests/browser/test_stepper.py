@@ -196,6 +196,13 @@ def test_slider_and_number_field_recompute_keeping_layout_and_step(page, shot):
     shot(page, "desktop-slider")
 
 
+def test_number_fields_show_every_input_value_zero_included(page):
+    open_page(page)
+    run_program(page, "x1 = 2.0\nx2 = 0.0\ny = x1 * x2\n")  # the lecture neuron's x2 is 0
+    fields = page.locator("#inputs input[type=number]")
+    assert [fields.nth(i).input_value() for i in range(fields.count())] == ["2", "0"]
+
+
 def test_error_shown_at_its_line_and_last_graph_kept(page, shot):
     open_page(page)
     run_program(page, PRODUCT)
