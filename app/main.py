@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -13,9 +12,8 @@ from fastapi.staticfiles import StaticFiles
 from app import api, embed, export_api, pages, training
 from app.errors import BodySizeLimit, install_error_handlers
 from app.layout import Layout, LayoutSettings
+from app.paths import STATIC_DIR
 from app.security import SecurityHeaders
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 
 def create_app(settings: LayoutSettings | None = None) -> FastAPI:

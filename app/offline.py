@@ -17,11 +17,11 @@ from markupsafe import Markup
 from pydantic import TypeAdapter
 
 from app.pages import templates
+from app.paths import STATIC_DIR
 from app.standalone import Theme
 from app.stepview import Phase
 from engine.trace import Trace
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 OFFLINE_ENTRY = "offline.js"
 OFFLINE_STYLES = ("app.css", "graph.css", "embed.css")
 

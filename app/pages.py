@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+from app.paths import TEMPLATES_DIR
+
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 
 router = APIRouter(tags=["pages"])

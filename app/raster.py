@@ -14,7 +14,8 @@ from pathlib import Path
 from starlette.exceptions import HTTPException
 
 from app.offload import rasterise
-from app.standalone import GRAPH_CSS, Theme
+from app.paths import GRAPH_CSS
+from app.standalone import Theme
 from engine.errors import GradstepError
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
-Theme = Literal["light", "dark"]
+from app.paths import GRAPH_CSS
 
-GRAPH_CSS = Path(__file__).resolve().parent.parent / "static" / "graph.css"
+Theme = Literal["light", "dark"]
 
 
 @lru_cache(maxsize=1)
