@@ -35,8 +35,8 @@ from app.schemas import (
 from app.shutdown import stop_training_on_exit
 from app.training_jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
-from engine.point_program import MAX_INSPECT_VALUES, point_program
-from engine.train import (
+from engine.lab.point_program import MAX_INSPECT_VALUES, point_program
+from engine.lab.train import (
     PRESETS,
     TrainConfig,
     boundary_every,

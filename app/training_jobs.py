@@ -20,7 +20,7 @@ from typing import Any
 
 from app import job_board
 from app.training_worker import Message, run
-from engine.train import TrainConfig
+from engine.lab.train import TrainConfig
 
 MAX_TRAINING_JOBS = 2  # concurrent jobs: one per core of a small server
 MAX_TRAINING_SECONDS = 600.0  # a job still running after this is cancelled

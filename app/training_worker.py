@@ -13,7 +13,15 @@ from multiprocessing.synchronize import Event as StopFlag
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.train import Boundary, EpochReport, Setup, TrainConfig, parameter_count, prepare, train
+from engine.lab.train import (
+    Boundary,
+    EpochReport,
+    Setup,
+    TrainConfig,
+    parameter_count,
+    prepare,
+    train,
+)
 
 Message = tuple[str, dict[str, Any]]
 

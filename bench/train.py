@@ -1,7 +1,7 @@
 """The training lab's speed: micrograd's demo preset (moons, MLP(2, [16, 16, 1]), hinge + L2),
 measured side by side in one run.
 
-- engine loop: ``engine.train`` with the preset's boundary (a 40×40 grid every 4 epochs)
+- engine loop: ``engine.lab.train`` with the preset's boundary (a 40×40 grid every 4 epochs)
 - no boundary: the same loop with one grid at the end, to price the boundary
 - micrograd: the micrograd package's own demo loop (same data, same sizes)
 - worker: the same run through ``POST /api/train`` (spawned process, SSE), epochs/s by the
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent)]  # the package, not bench/engine.py
 
 from engine import datasets  # noqa: E402
-from engine.train import PRESETS, EpochReport, prepare, train  # noqa: E402
+from engine.lab.train import PRESETS, EpochReport, prepare, train  # noqa: E402
 
 
 def engine_loop(epochs: int, boundary: bool) -> float:

@@ -2,8 +2,8 @@
 
 from engine.errors import GradstepError, Span
 from engine.graph import topological_order
+from engine.language import Program, parse
 from engine.ops import OPS, Op
-from engine.parse import Program, parse
 from engine.trace import Trace, trace
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 

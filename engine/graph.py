@@ -1,29 +1,49 @@
-"""Walking a Value graph: topological order, the backward pass, re-evaluation."""
+"""Walking a graph of values: topological order and the backward pass.
+
+It knows a value only by what the op table gave it (operands, local derivatives, grad), so it
+depends on nothing else in the engine: ``engine.value`` builds values and calls in here.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from engine.errors import GradstepError
-
-if TYPE_CHECKING:
-    from engine.value import Value
+from engine.ops import Op
 
 _grad = attrgetter("grad")
 
 
-def topological_order(root: Value) -> list[Value]:
+class Node(Protocol):
+    """What the walks read of a value (``engine.value.Value`` is one)."""
+
+    grad: float
+    data: float
+
+    @property
+    def op(self) -> Op | None: ...
+    @property
+    def parents(self) -> Sequence[Node]: ...
+    @property
+    def locals(self) -> Sequence[float]: ...
+
+
+N = TypeVar("N", bound=Node)
+
+
+def topological_order(root: N) -> list[N]:
     """Every value ``root`` depends on, each after its operands; no recursion, any depth.
 
     The order is that of a recursive depth-first walk visiting operands left to right. A node
     is pushed once to be entered and popped again, after all its operands, to be placed; a graph
     has no cycles, so a node already entered but not yet placed is never met as an operand.
     """
-    order: list[Value] = []
-    entered: set[Value] = set()
-    placed: set[Value] = set()
+    order: list[N] = []
+    entered: set[N] = set()
+    placed: set[N] = set()
     stack = [root]
     while stack:
         node = stack.pop()
@@ -34,11 +54,11 @@ def topological_order(root: Value) -> list[Value]:
             continue
         entered.add(node)
         stack.append(node)
-        stack.extend(reversed(node.parents))
+        stack.extend(reversed(node.parents))  # type: ignore[arg-type]
     return order
 
 
-def backward(root: Value) -> list[Value]:
+def backward(root: N) -> list[N]:
     """Reverse mode: root.grad is seeded with 1 and every contribution is added (+=).
 
     Leaves accumulate across calls, as in PyTorch; values computed by ops hold this pass's
@@ -61,11 +81,11 @@ def backward(root: Value) -> list[Value]:
     return order
 
 
-def _finite_grad(node: Value) -> bool:
+def _finite_grad(node: Node) -> bool:
     return math.isfinite(node.grad)
 
 
-def _undefined_gradient(order: list[Value]) -> GradstepError:
+def _undefined_gradient(order: Sequence[Node]) -> GradstepError:
     """Name the first contribution, in backward order, that was not a finite number."""
     for node in reversed(order):
         for i, (_parent, local) in enumerate(zip(node.parents, node.locals, strict=True)):

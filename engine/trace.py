@@ -15,8 +15,8 @@ from engine.cost import count_ops
 from engine.errors import GradstepError, Span
 from engine.gradcheck import check_graph
 from engine.graph import topological_order
+from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
-from engine.parse import Program
 from engine.value import Value
 
 Kind = Literal["input", "constant", "intermediate", "output"]

@@ -1,4 +1,4 @@
-"""engine.train, engine.boundary and engine.point_program: the training lab's engine side."""
+"""engine.lab: training, decision boundaries and one point as a program."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import replace
 import pytest
 
 from engine import datasets, losses, nn, optim, parse, topological_order
-from engine.boundary import classify, decision_grid, scores
 from engine.errors import GradstepError
-from engine.point_program import MAX_INSPECT_VALUES, graph_size, point_program
-from engine.train import (
+from engine.lab.boundary import classify, decision_grid, scores
+from engine.lab.point_program import MAX_INSPECT_VALUES, graph_size, point_program
+from engine.lab.train import (
     PRESETS,
     Boundary,
     EpochReport,

@@ -2,8 +2,8 @@
 Value graph through the op table. User text is parsed, never evaluated, compiled or imported.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``engine.source_text``), the shape of every statement, which also finds where each name is
-read and assigned (``engine.shape``), then the evaluation that builds the graph (here).
+(``source_text``), the shape of every statement, which also finds where each name is
+read and assigned (``shape``), then the evaluation that builds the graph (here).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
+from engine.language.shape import BINARY, Checker, Step, describe, lookalike
+from engine.language.source_text import LINE_BREAK, check_text, check_values, read_tree
 from engine.limits import MAX_NODES
 from engine.ops import OPS
-from engine.shape import BINARY, Checker, Step, describe, lookalike
-from engine.source_text import LINE_BREAK, check_text, check_values, read_tree
 from engine.value import Value, apply, constant
 
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import GradstepError
-from engine.train import Setup, data_loss
+from engine.lab.train import Setup, data_loss
 
 MAX_INSPECT_VALUES = 400  # values in one point's loss graph; past this the stepper is unreadable
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine import datasets, losses, nn, optim
-from engine.boundary import Bounds, Grid, bounds_of, decision_grid
 from engine.errors import GradstepError
+from engine.lab.boundary import Bounds, Grid, bounds_of, decision_grid
 from engine.value import Value
 
 DATASETS = ("xor", "moons", "circles", "spiral")
