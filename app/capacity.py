@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -22,8 +20,6 @@ T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
 RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
-RETRY_AFTER_LARGE_S = 5  # a large layout may run to the time limit
-LARGE_LAYOUT_EDGES = 500  # an MLP(2, [8, 8, 1]) has 560 and takes dot 0.06 s; dense ones, seconds
 
 
 class Unavailable(HTTPException):
@@ -71,14 +67,6 @@ class Gate:
         queue = _count_from_env("GRADSTEP_LAYOUT_QUEUE", 2 * slots, 0)
         return cls("layout", slots, queue, RETRY_AFTER_BUSY_S)
 
-    @classmethod
-    def for_large_layouts(cls) -> Gate:
-        """Graphs with more than LARGE_LAYOUT_EDGES edges take Graphviz from a tenth of a
-        second to its whole time limit: one at a time, so they never hold both cores while
-        the small graphs of everyone else wait."""
-        queue = _count_from_env("GRADSTEP_LARGE_LAYOUT_QUEUE", 2, 0)
-        return cls("large-graph layout", 1, queue, RETRY_AFTER_LARGE_S)
-
     @contextmanager
     def slot(self) -> Iterator[None]:
         if not self._admitted.acquire(blocking=False):
@@ -93,39 +81,6 @@ class Gate:
                 yield
         finally:
             self._admitted.release()
-
-
-class RecentFailures:
-    """Sources whose layout ran out of time, remembered for ``ttl`` seconds (at most
-    ``entries`` of them): the same slow graph sent again is refused at once, instead of
-    taking a core for the whole time limit again."""
-
-    def __init__(self, entries: int = 256, ttl: float = 600.0) -> None:
-        self.entries = entries
-        self.ttl = ttl
-        self._until: OrderedDict[str, float] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, key: str) -> None:
-        with self._lock:
-            self._until[key] = time.monotonic() + self.ttl
-            self._until.move_to_end(key)
-            while len(self._until) > self.entries:
-                self._until.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._until.clear()
-
-    def __contains__(self, key: object) -> bool:
-        with self._lock:
-            until = self._until.get(key)  # type: ignore[call-overload]
-            if until is None:
-                return False
-            if until < time.monotonic():
-                del self._until[key]  # type: ignore[arg-type]
-                return False
-            return True
 
 
 class SingleFlight:

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from app import job_board
-from app.api import parse_values_query
 from app.capacity import Unavailable
-from app.layout import Layout
+from app.draw.layout import Layout
+from app.draw.svg import standalone_svg
 from app.pipeline import draw
-from app.standalone import standalone_svg
-from app.stepview import slot_texts
+from app.query import parse_values
 from engine.errors import GradstepError
 
 DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
@@ -70,11 +66,8 @@ def _read_source(arg: str) -> str:
 def _render(args: argparse.Namespace) -> int:
     layout = Layout()
     try:
-        drawn = draw(
-            layout, _read_source(args.source), parse_values_query(args.values), args.rankdir
-        )
-        phase = args.phase if args.step is not None else None
-        svg = drawn.laid_out.template.fill(slot_texts(drawn.trace, phase, args.step))
+        drawn = draw(layout, _read_source(args.source), parse_values(args.values), args.rankdir)
+        svg = drawn.svg(args.phase, args.step)
     except GradstepError as error:
         where = f" (line {error.span.line}, column {error.span.column})" if error.span else ""
         print(f"gradstep: {error.message}{where}", file=sys.stderr)
@@ -92,9 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "render":
         return _render(args)
-    with tempfile.TemporaryDirectory(prefix="gradstep-jobs-") as board:
-        os.environ[job_board.ENV] = board  # shared by every worker process (app/job_board.py)
-        _serve(args)
+    _serve(args)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The app factory: assembles the routers, the error handlers and /static."""
+"""The app factory: the app's state (made in its lifespan), the routers, the error handlers
+and /static."""
 
 from __future__ import annotations
 
@@ -9,22 +10,29 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app import api, embed, export_api, pages, training
+from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
-from app.layout import Layout, LayoutSettings
 from app.paths import STATIC_DIR
+from app.routes import exports, graph, oembed, pages, training
 from app.security import SecurityHeaders
+from app.templating import STATIC_URL
+from app.training.jobs import TrainingJobs
+from app.training.shutdown import stop_training_on_exit
 
 
 def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     """A gradstep app; layout settings default to the environment (GRADSTEP_LAYOUT...)."""
-    layout = Layout(settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.layout = layout = Layout(settings)
+        app.state.training = jobs = TrainingJobs()
         threading.Thread(target=layout.warm, daemon=True).start()  # wasm: compile in advance
-        yield
-        layout.close()
+        try:
+            async with stop_training_on_exit(jobs):  # SIGTERM stops jobs; waits for workers
+                yield
+        finally:
+            layout.close()
 
     app = FastAPI(
         title="gradstep",
@@ -32,14 +40,10 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.state.layout = layout
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.include_router(embed.router)
-    app.include_router(export_api.router)
-    app.include_router(training.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    for area in (graph, pages, oembed, exports, training):
+        app.include_router(area.router)
+    app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     return app

@@ -1,53 +1,89 @@
-"""Source text to trace to SVG, timing each stage: the work behind every graph request.
+"""One graph request, in one straight line:
 
-The layout depends only on the graph's structure, which is known as soon as the program is
-parsed, so a layout that is not cached runs (in a Graphviz process) while this thread computes
-the trace (its numerical check is the engine's slowest part): on two cores the request then
-takes about as long as the layout alone.
+    source ──parse──▶ program ──trace──▶ trace ──DOT──▶ layout (cached by structure) ──▶ template
+    template + the trace's state at a step ──fill──▶ SVG ──▶ the response
+
+Every route that shows a graph (the JSON API, the SVG and PNG images, the exports, the CLI)
+goes through ``draw`` and then fills the template for the step it shows.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from pydantic import TypeAdapter
+
 import engine
-from app.layout import LaidOut, Layout
-from app.render import Rankdir, structure_digraph
+from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
+from app.draw.layout import Layout
+from app.draw.svg import SvgTemplate
+from app.draw.texts import slot_texts, step_state
+from engine.steps import Phase
 from engine.trace import Trace
 
-_layouts = ThreadPoolExecutor(max_workers=16, thread_name_prefix="layout")
+_TRACE = TypeAdapter(Trace)
 
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
+    source: str
+    values: dict[str, float]  # the input values given, as applied
     trace: Trace
-    laid_out: LaidOut
-    parse_ms: float
-    trace_ms: float
+    rankdir: Rankdir
+    template: SvgTemplate
+    timings: dict[str, float | bool]
+
+    def svg(self, phase: Phase | None = None, step: int | None = None) -> str:
+        """The graph at ``step`` of ``phase`` (None: finished), as SVG text."""
+        return self.template.fill(slot_texts(self.trace, step_state(self.trace, phase, step)))
 
 
-def _ms_since(start: float) -> float:
+def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000
 
 
 def draw(
-    layout: Layout, source: str, values: Mapping[str, float] | None, rankdir: Rankdir = "LR"
+    layout: Layout,
+    source: str,
+    values: Mapping[str, float] | None,
+    direction: Direction = "auto",
+    aspect: float | None = None,
 ) -> Drawn:
-    """Parse, trace and lay out ``source``; raises ``GradstepError`` for any bad input."""
+    """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
+    ``aspect``); raises ``GradstepError`` for any bad input."""
     start = time.perf_counter()
-    program = engine.parse(source, dict(values) if values is not None else None)
-    dot = structure_digraph(program.output, rankdir).source
-    parse_ms = _ms_since(start)
-    laid_out: LaidOut | Future[LaidOut] | None = layout.cached(dot)
-    if laid_out is None:
-        layout.refuse_known_slow(dot)  # spares the trace's work (~0.1 s for such a graph)
-        laid_out = _layouts.submit(layout.template, dot)
-    start = time.perf_counter()
-    trace = engine.trace(program)  # if this raises, a pending layout still fills the cache
-    trace_ms = _ms_since(start)
-    if isinstance(laid_out, Future):
-        laid_out = laid_out.result()
-    return Drawn(trace, laid_out, parse_ms, trace_ms)
+    given = dict(values) if values is not None else {}
+    program = engine.parse(source, given)
+    parsed = time.perf_counter()
+    trace = engine.trace(program)
+    traced = time.perf_counter()
+    rankdir = choose_rankdir(trace, aspect) if direction == "auto" else direction
+    laid_out = layout.template(dot_source(trace, rankdir))
+    timings: dict[str, float | bool] = {
+        "parse_ms": (parsed - start) * 1000,
+        "trace_ms": (traced - parsed) * 1000,
+        "layout_ms": laid_out.layout_ms,
+        "total_ms": _ms(start),
+        "layout_cached": laid_out.cached,
+    }
+    return Drawn(source, given, trace, rankdir, laid_out.template, timings)
+
+
+def graph_json(drawn: Drawn, backend: str) -> bytes:
+    """``GraphResponse`` as JSON: the trace as the engine made it (pydantic-core serialises its
+    dataclasses directly, ~10× faster than ``asdict`` + ``json.dumps``), the finished SVG."""
+    rest = json.dumps(
+        {
+            "svg": drawn.svg(),
+            "source": drawn.source,
+            "values": drawn.values,
+            "rankdir": drawn.rankdir,
+            "backend": backend,
+            "timings": drawn.timings,
+        },
+        allow_nan=False,
+    )
+    return b'{"trace":' + _TRACE.dump_json(drawn.trace) + b"," + rest[1:].encode()

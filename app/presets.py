@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from app.schemas import Preset
+from pydantic import BaseModel, ConfigDict
+
+from engine.errors import GradstepError
+
+
+class Preset(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    id: str
+    title: str
+    lesson: str
+    source: str
+
 
 MICROGRAD_README = """\
 from micrograd.engine import Value
@@ -131,3 +143,19 @@ PRESETS: tuple[Preset, ...] = (
         source=FORWARD_VS_REVERSE,
     ),
 )
+
+_BY_ID = {p.id: p for p in PRESETS}
+
+
+def preset_source(source: str | None, preset: str | None) -> str:
+    """The program a request names: its ``source``, else the ``preset`` with that id."""
+    if source:
+        return source
+    if preset is None:
+        raise GradstepError("no program: give a source, or a preset's id as preset=...", "request")
+    if preset not in _BY_ID:
+        raise GradstepError(
+            f"preset: there is no preset {preset!r}; the presets are {', '.join(_BY_ID)}",
+            "request",
+        )
+    return _BY_ID[preset].source

@@ -1,8 +1,9 @@
 """The API's request and response models, so /docs and /openapi.json describe them exactly.
 
-The trace models mirror ``engine.trace``'s dataclasses field for field; responses are
-serialised straight from those dataclasses (see ``app.jsonout``), and a test checks that the
-JSON validates against these models.
+Every model is strict (a number is a number: not ``true``, not ``"1"``) and forbids fields it
+does not declare. The trace models mirror ``engine.trace``'s dataclasses field for field: the
+responses are serialised straight from those dataclasses (``app.pipeline``), and a test checks
+both that the field names agree and that every response validates against these models.
 """
 
 from __future__ import annotations
@@ -11,31 +12,45 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
-from app.render import Rankdir
-
-MAX_SOURCE_CHARS = 20_000
-MAX_VALUES = 1_000
+from app.draw.dot import Direction, Rankdir
+from engine.limits import MAX_SOURCE_CHARS
 
 
-class GraphRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    source: str = Field(max_length=MAX_SOURCE_CHARS, description="the program, micrograd style")
-    values: dict[str, FiniteFloat] | None = Field(
-        None, max_length=MAX_VALUES, description="input values replacing those in the source"
+
+class GraphRequest(Strict):
+    source: str = Field("", max_length=MAX_SOURCE_CHARS, description="the program, micrograd style")
+    preset: str | None = Field(None, max_length=100, description="a preset's id, for no source")
+    values: dict[str, FiniteFloat] | str | None = Field(
+        None,
+        description="input values replacing those in the source: an object of numbers, or the "
+        "text of a URL's values parameter ('a=1,b=-2.5' or '{\"a\": 1}')",
     )
-    rankdir: Rankdir = Field("LR", description="LR: left to right (micrograd's), TB: top down")
+    rankdir: Direction = Field(
+        "auto", description="LR: left to right, TB: top down, auto: the one that fills the view"
+    )
+    aspect: FiniteFloat | None = Field(
+        None, gt=0, description="the view's width / height, for rankdir auto (default 16:9)"
+    )
 
 
-class SpanOut(BaseModel):
+# An explanation's parts (engine/notation.py): text, a number, or [a factor] (bracketed when
+# negative).
+Part = str | float | list[float]
+
+
+class SpanOut(Strict):
     line: int
     column: int
     end_column: int
 
 
-class NodeOut(BaseModel):
+class NodeOut(Strict):
     id: int
-    label: str | None
+    name: str
+    grad_name: str
     kind: Literal["input", "constant", "intermediate", "output"]
     op: str | None
     symbol: str | None
@@ -43,65 +58,70 @@ class NodeOut(BaseModel):
     grad: float | None
     span: SpanOut | None
     topo: int
+    formula: str
+    computed_at: int
+    grad_from: int
+    grad_final: int
+    bin: int
+    grad_sum: list[Part]
+    uses: str
 
 
-class EdgeOut(BaseModel):
+class EdgeOut(Strict):
     source: int
     target: int
     position: int
 
 
-class ForwardStepOut(BaseModel):
+class ForwardStepOut(Strict):
     node: int
-    operands: list[float]
-    result: float
-    text: str
+    text: list[Part]
 
 
-class ContributionOut(BaseModel):
+class ContributionOut(Strict):
     operand: int
     position: int
-    rule: str
-    local_expr: str
     local: float
     upstream: float
     contribution: float
     grad_before: float
     grad_after: float
+    bin: int
+    sum: list[Part]
+    rule: list[Part]
+    value: list[Part]
+    product: list[Part]
+    change: list[Part]
+    note: str
 
 
-class BackwardStepOut(BaseModel):
+class BackwardStepOut(Strict):
     node: int
     seed: bool
     contributions: list[ContributionOut]
+    notes: list[list[Part]]
 
 
-class InputCheckOut(BaseModel):
+class InputCheckOut(Strict):
     node: int
-    label: str
+    name: str
     grad: float
     numeric: float | None
     abs_error: float | None
     rel_error: float | None
+    skipped: bool
 
 
-class CountsOut(BaseModel):
-    forward: int
-    backward: int
-    ratio: float
-
-
-class TraceOut(BaseModel):
+class TraceOut(Strict):
     output: int
     nodes: list[NodeOut]
     edges: list[EdgeOut]
     forward: list[ForwardStepOut]
     backward: list[BackwardStepOut]
     inputs: list[InputCheckOut]
-    counts: CountsOut
 
 
-class Timings(BaseModel):
+class Timings(Strict):
     parse_ms: float
     trace_ms: float
     layout_ms: float = Field(description="0 when the layout came from the cache")
@@ -109,14 +129,17 @@ class Timings(BaseModel):
     layout_cached: bool
 
 
-class GraphResponse(BaseModel):
+class GraphResponse(Strict):
     trace: TraceOut
     svg: str = Field(description="the finished graph; ids and classes per docs/graph-contract.md")
+    source: str = Field(description="the program (a preset's, when the request named one)")
+    values: dict[str, float] = Field(description="the input values given, as applied")
+    rankdir: Rankdir = Field(description="the direction the graph is drawn in")
     backend: Literal["dot", "wasm"]
     timings: Timings
 
 
-class ErrorOut(BaseModel):
+class ErrorOut(Strict):
     message: str
     kind: str
     line: int | None = None
@@ -124,18 +147,11 @@ class ErrorOut(BaseModel):
     end_column: int | None = None
 
 
-class ErrorResponse(BaseModel):
+class ErrorResponse(Strict):
     error: ErrorOut
 
 
-class Preset(BaseModel):
-    id: str
-    title: str
-    lesson: str
-    source: str
-
-
-class Health(BaseModel):
+class Health(Strict):
     status: Literal["ok"]
     backend: Literal["dot", "wasm"]
 
@@ -143,10 +159,8 @@ class Health(BaseModel):
 # ── the training lab (/train, /api/train…) ───────────────────────────────────────────────────
 
 
-class TrainRequest(BaseModel):
+class TrainRequest(Strict):
     """A training run. Omitted fields take the preset's value (micrograd's demo by default)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     preset: str = Field("micrograd-moons", description="the config the other fields change")
     dataset: Literal["xor", "moons", "circles", "spiral"] | None = None
@@ -166,7 +180,7 @@ class TrainRequest(BaseModel):
     epochs: int | None = None
 
 
-class TrainConfigOut(BaseModel):
+class TrainConfigOut(Strict):
     dataset: str
     size: int
     noise: float
@@ -184,14 +198,14 @@ class TrainConfigOut(BaseModel):
     grid: int
 
 
-class TrainPresetOut(BaseModel):
+class TrainPresetOut(Strict):
     id: str
     title: str
     config: TrainConfigOut
     parameters: int
 
 
-class TrainLimitsOut(BaseModel):
+class TrainLimitsOut(Strict):
     max_points: int
     max_parameters: int
     max_epochs: int
@@ -200,19 +214,19 @@ class TrainLimitsOut(BaseModel):
     max_inspect_values: int
 
 
-class TrainOptionsOut(BaseModel):
+class TrainOptionsOut(Strict):
     presets: list[TrainPresetOut]
     limits: TrainLimitsOut
 
 
-class BoundsOut(BaseModel):
+class BoundsOut(Strict):
     x_min: float
     x_max: float
     y_min: float
     y_max: float
 
 
-class TrainStartEvent(BaseModel):
+class TrainStartEvent(Strict):
     """SSE ``start``: the job and its data, before the first epoch."""
 
     job: str
@@ -224,7 +238,7 @@ class TrainStartEvent(BaseModel):
     bounds: BoundsOut
 
 
-class TrainEpochEvent(BaseModel):
+class TrainEpochEvent(Strict):
     """SSE ``epoch``: one per epoch, in order."""
 
     epoch: int
@@ -236,16 +250,17 @@ class TrainEpochEvent(BaseModel):
     eta: float = Field(description="seconds left, at the pace so far")
 
 
-class TrainBoundaryEvent(BaseModel):
+class TrainBoundaryEvent(Strict):
     """SSE ``boundary``: every few epochs; cell row·n + col, rows from the top (y_max) down."""
 
     epoch: int
     n: int
     classes: list[int]
     confidence: list[float]
+    parameters: list[float] = Field(description="the model the boundary was drawn from")
 
 
-class TrainDoneEvent(BaseModel):
+class TrainDoneEvent(Strict):
     """SSE ``done``: the final model, whether it ran to the end or was stopped."""
 
     epochs_run: int
@@ -256,7 +271,7 @@ class TrainDoneEvent(BaseModel):
     parameters: list[float]
 
 
-class TrainJobOut(BaseModel):
+class TrainJobOut(Strict):
     id: str
     pid: int | None
     alive: bool
@@ -265,15 +280,13 @@ class TrainJobOut(BaseModel):
     cancelled: str | None
 
 
-class TrainInspectRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TrainInspectRequest(Strict):
     config: TrainRequest
     parameters: list[FiniteFloat] = Field(description="the model's weights, as the done event gave")
     point: int = Field(ge=0, description="index of the data point")
 
 
-class TrainInspectResponse(BaseModel):
+class TrainInspectResponse(Strict):
     source: str = Field(description="the point's loss as a program; weights are named inputs")
     loss: float = Field(description="the model's data loss for this point (no L2)")
     values: int = Field(description="values in the program's graph")

@@ -24,14 +24,14 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
 
+from app.render import structure_digraph  # noqa: E402
 from programs import mlp_source  # noqa: E402
 
 import engine  # noqa: E402
-from app.layout import Layout, LayoutSettings  # noqa: E402
-from app.layout.dot_backend import dot_available  # noqa: E402
-from app.layout.wasm_backend import wasm_available  # noqa: E402
+from app.draw.layout import Layout, LayoutSettings  # noqa: E402
+from app.draw.layout.dot_backend import dot_available  # noqa: E402
+from app.draw.layout.wasm_backend import wasm_available  # noqa: E402
 from app.presets import LECTURE_NEURON, MICROGRAD_README  # noqa: E402
-from app.render import structure_digraph  # noqa: E402
 
 PROGRAMS = {
     "micrograd README": (MICROGRAD_README, "a"),

@@ -4,7 +4,7 @@ from engine.errors import GradstepError, Span
 from engine.graph import topological_order
 from engine.language import Program, parse
 from engine.ops import OPS, Op
-from engine.trace import Trace, trace
+from engine.trace import Trace, trace, trace_value
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 __all__ = [
@@ -27,4 +27,5 @@ __all__ = [
     "tanh",
     "topological_order",
     "trace",
+    "trace_value",
 ]

@@ -95,7 +95,7 @@ def _undefined_gradient(order: Sequence[Node]) -> GradstepError:
                     f"{name} = {p.data:.6g}" for name, p in zip("ab", node.parents, strict=False)
                 )
                 if not math.isfinite(local):
-                    why = f"{node.op.rules[i]} has no finite value at {operands}"
+                    why = f"{node.op.rule(i)} has no finite value at {operands}"
                     return GradstepError(f"the gradient is undefined: {why}", kind="domain")
                 return GradstepError(
                     f"the gradient overflows at {node.op.name} ({operands}) "

@@ -25,14 +25,34 @@ class Op:
     name: str  # "mul": the function name users call, and the class in the SVG
     symbol: str  # "*": drawn in the graph's op node
     eval: Callable[..., tuple[float, Locals]]  # (a[, b]) -> (out, ∂out/∂operand per operand)
-    rules: tuple[str, ...]  # per operand, as a person writes it: "∂(a·b)/∂a = b"
-    local_exprs: tuple[str, ...]  # per operand, in the operands' names: "{b}"
-    expr: str  # how a person writes the op: "{a} * {b}"
+    expr: str  # the result written in its operands: "{a} · {b}" (templates: engine/notation.py)
+    derivatives: tuple[str, ...]  # per operand, ∂out/∂operand in the operands: "{b}"
     partial_costs: tuple[int, ...]  # elementary operations to evaluate each local derivative
+    indicator: bool = False  # the derivative is exactly 0 or 1 (relu): written as a whole number
 
     @property
     def arity(self) -> int:
-        return len(self.rules)
+        return len(self.derivatives)
+
+    def rule(self, i: int) -> str:
+        """The rule for operand ``i`` in the letters a, b: "∂(a · b)/∂a = b" (for messages
+        that have no user names to hand; the stepper writes rules in the user's names)."""
+        expr = _letters(self.expr)
+        function = expr.startswith("√") or (expr[0].isalpha() and expr.endswith(")"))
+        out = expr if function else f"({expr})"
+        return f"∂{out}/∂{'ab'[i]} = {_letters(self.derivatives[i].replace('{out}', out))}"
+
+
+def fill(template: str, slots: dict[str, str]) -> str:
+    """``template`` with every slot ({a}, {b!p}, ...) replaced by plain text."""
+    for slot, text in slots.items():
+        for mark in ("", "!p", "!b"):
+            template = template.replace(f"{{{slot}{mark}}}", text)
+    return template
+
+
+def _letters(template: str) -> str:
+    return fill(template, {"a": "a", "b": "b"})
 
 
 def _num(x: float) -> str:
@@ -127,22 +147,25 @@ def _sqrt(a: float) -> tuple[float, Locals]:
 
 
 # fmt: off
+# Templates: {a}, {b} are the operands and {out} the result. Written with names, a slot is the
+# operand's name, bracketed when compound ("(x1*w1)"); with numbers, a factor bracketed when
+# negative. {a!p}: plain (inside a function's brackets), {a!b}: a number always bracketed.
 _TABLE = (
-    #  name       symbol  eval      rules                                          local exprs                       expr              costs
-    Op("add",     "+",    _add,     ("∂(a+b)/∂a = 1", "∂(a+b)/∂b = 1"),            ("1", "1"),                       "{a} + {b}",      (0, 0)),
-    Op("sub",     "−",    _sub,     ("∂(a−b)/∂a = 1", "∂(a−b)/∂b = −1"),           ("1", "−1"),                      "{a} − {b}",      (0, 0)),
-    Op("mul",     "*",    _mul,     ("∂(a·b)/∂a = b", "∂(a·b)/∂b = a"),            ("{b}", "{a}"),                   "{a} * {b}",      (0, 0)),
-    Op("div",     "/",    _div,     ("∂(a/b)/∂a = 1/b", "∂(a/b)/∂b = −a/b²"),      ("1/{b}", "−{a}/{b}²"),           "{a} / {b}",      (1, 3)),
-    Op("pow",     "**",   _pow,     ("∂(aᵇ)/∂a = b·aᵇ⁻¹", "∂(aᵇ)/∂b = aᵇ·ln(a)"),  ("{b}·{a}^({b}−1)", "{out}·ln({a})"), "{a} ** {b}",   (3, 2)),
-    Op("neg",     "−",    _neg,     ("∂(−a)/∂a = −1",),                            ("−1",),                          "−{a}",           (0,)),
-    Op("exp",     "exp",  _exp,     ("∂exp(x)/∂x = exp(x)",),                      ("{out}",),                       "exp({a})",       (0,)),
-    Op("log",     "log",  _log,     ("∂log(x)/∂x = 1/x",),                         ("1/{a}",),                       "log({a})",       (1,)),
-    Op("tanh",    "tanh", _tanh,    ("∂tanh(x)/∂x = 1 − tanh²(x)",),               ("1 − {out}²",),                  "tanh({a})",      (2,)),
-    Op("relu",    "ReLU", _relu,    ("∂relu(x)/∂x = 1 if x > 0 else 0",),          ("[{a} > 0]",),                   "relu({a})",      (1,)),
-    Op("sigmoid", "σ",    _sigmoid, ("∂σ(x)/∂x = σ(x)·(1 − σ(x))",),               ("{out}·(1 − {out})",),           "sigmoid({a})",   (2,)),
-    Op("sin",     "sin",  _sin,     ("∂sin(x)/∂x = cos(x)",),                      ("cos({a})",),                    "sin({a})",       (1,)),
-    Op("cos",     "cos",  _cos,     ("∂cos(x)/∂x = −sin(x)",),                     ("−sin({a})",),                   "cos({a})",       (2,)),
-    Op("sqrt",    "√",    _sqrt,    ("∂√x/∂x = 1/(2√x)",),                         ("1/(2·{out})",),                 "sqrt({a})",      (2,)),
+    #  name       symbol  eval      expr             derivatives                          costs
+    Op("add",     "+",    _add,     "{a} + {b}",     ("1", "1"),                          (0, 0)),
+    Op("sub",     "−",    _sub,     "{a} − {b}",     ("1", "−1"),                         (0, 0)),
+    Op("mul",     "*",    _mul,     "{a}·{b}",       ("{b}", "{a}"),                      (0, 0)),
+    Op("div",     "/",    _div,     "{a}/{b}",       ("1/{b}", "−{a}/{b}²"),              (1, 3)),
+    Op("pow",     "**",   _pow,     "{a}^{b}",       ("{b}·{a!b}^({b} − 1)", "{out}·ln({a!p})"), (3, 2)),
+    Op("neg",     "−",    _neg,     "−{a}",          ("−1",),                             (0,)),
+    Op("exp",     "exp",  _exp,     "exp({a!p})",    ("{out}",),                          (0,)),
+    Op("log",     "log",  _log,     "log({a!p})",    ("1/{a}",),                          (1,)),
+    Op("tanh",    "tanh", _tanh,    "tanh({a!p})",   ("(1 − {out}²)",),                   (2,)),
+    Op("relu",    "ReLU", _relu,    "relu({a!p})",   ("(1 if {a} > 0 else 0)",),          (1,), indicator=True),
+    Op("sigmoid", "σ",    _sigmoid, "σ({a!p})",      ("{out}·(1 − {out})",),              (2,)),
+    Op("sin",     "sin",  _sin,     "sin({a!p})",    ("cos({a!p})",),                     (1,)),
+    Op("cos",     "cos",  _cos,     "cos({a!p})",    ("−sin({a!p})",),                    (2,)),
+    Op("sqrt",    "√",    _sqrt,    "√{a}",          ("1/(2·{out})",),                    (2,)),
 )
 # fmt: on
 

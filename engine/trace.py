@@ -1,8 +1,9 @@
-"""The trace: everything the stepper replays, as plain data (see DESIGN.md, "The trace is the
-contract"). The API serialises it as it is, with ``dataclasses.asdict``.
+"""The trace: everything the stepper replays, as plain data (DESIGN.md, "The trace is the
+contract"). The API serialises it as it is.
 
 Node ids are 0..n-1 in creation order, so the same program structure gets the same ids
-whatever its input values.
+whatever its input values. Every name, formula and explanation comes from ``engine.notation``;
+every step state from the fields here (``engine.steps`` reads them): no renderer derives either.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.cost import count_ops
+from engine import notation
 from engine.errors import GradstepError, Span
 from engine.gradcheck import check_graph
 from engine.graph import topological_order
 from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
+from engine.notation import Operand, Parts, Result, Use
+from engine.steps import grad_bin
 from engine.value import Value
 
 Kind = Literal["input", "constant", "intermediate", "output"]
@@ -25,7 +28,8 @@ Kind = Literal["input", "constant", "intermediate", "output"]
 @dataclass(frozen=True, slots=True)
 class Node:
     id: int
-    label: str | None  # the name it was assigned to ("c", "c₁" when rebound), or None
+    name: str  # printed on the node and used in every explanation: "x1", "c₁", "a·b", "#12"
+    grad_name: str  # how its grad is written: "x1.grad", "(a·b).grad"
     kind: Kind
     op: str | None  # op name from the op table ("mul"), None for inputs and constants
     symbol: str | None  # how the op node is drawn ("*")
@@ -33,6 +37,13 @@ class Node:
     grad: float | None  # final grad; None for constants, which take no gradient
     span: Span | None  # the source text that made this node
     topo: int  # place in topological order
+    formula: str  # "o = tanh(n)"; "" for inputs and constants
+    computed_at: int  # the forward step that computes it; -1: known from the start
+    grad_from: int  # the backward step of its first gradient; -1: it takes none (a constant)
+    grad_final: int  # the backward step from which its grad is final; -1 for constants
+    bin: int  # colour bucket of its final grad, -3..3 (engine.steps.grad_bin)
+    grad_sum: Parts  # the inspector: its grad as a sum over its uses
+    uses: str  # "used twice by b", "used by e and c"; "" when nothing uses it
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,47 +56,44 @@ class Edge:
 @dataclass(frozen=True, slots=True)
 class ForwardStep:
     node: int  # the op node computed at this step (inputs and constants are known up front)
-    operands: tuple[float, ...]
-    result: float
-    text: str  # "c = a * b = (−4.0000) * (2.0000) = −8.0000" style, at full precision
+    text: Parts  # c = a + b = (−4.0000) + 2.0000 = −2.0000
 
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
     operand: int  # node id receiving gradient
     position: int
-    rule: str  # from the op table: "∂(a·b)/∂a = b"
-    local_expr: str  # the local derivative in the operands' labels: "b"
-    local: float  # its value
-    upstream: float  # ∂L/∂(this step's node)
+    local: float  # ∂(this step's node)/∂operand
+    upstream: float  # the grad of this step's node
     contribution: float  # local · upstream
     grad_before: float
     grad_after: float  # grad_before + contribution: accumulation is visible
+    bin: int  # colour bucket of grad_after
+    sum: Parts  # n.grad += ∂o/∂n · o.grad
+    rule: Parts  # ∂o/∂n = (1 − o²)
+    value: Parts  # = (1 − 0.7071²) = 0.5000
+    product: Parts  # = 0.5000 × 1.0000 = 0.5000
+    change: Parts  # n.grad: 0.0000 → 0.5000
+    note: str  # "accumulates (a is used twice by b)", or ""
 
 
 @dataclass(frozen=True, slots=True)
 class BackwardStep:
     node: int  # step 0: the output, seeded with grad 1; then one op node per step
     seed: bool
-    contributions: tuple[Contribution, ...]
+    contributions: tuple[Contribution, ...]  # one per operand that takes gradient
+    notes: tuple[Parts, ...]  # the seed's line; "the constant 2 takes no gradient"
 
 
 @dataclass(frozen=True, slots=True)
 class InputCheck:
     node: int
-    label: str
+    name: str
     grad: float  # autograd
     numeric: float | None  # central difference; None when a nudge leaves the domain
     abs_error: float | None
     rel_error: float | None
-    skipped: bool = False  # True: not checked, the graph is too large (MAX_CHECK_EVALUATIONS)
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    forward: int
-    backward: int
-    ratio: float
+    skipped: bool  # True: not checked, the graph is too large (MAX_CHECK_EVALUATIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +104,6 @@ class Trace:
     forward: tuple[ForwardStep, ...]
     backward: tuple[BackwardStep, ...]
     inputs: tuple[InputCheck, ...]  # the numerical check of every input
-    counts: Counts
 
 
 def trace(program: Program) -> Trace:
@@ -104,33 +111,54 @@ def trace(program: Program) -> Trace:
     root = program.output
     order = topological_order(root)
     ids = {v: i for i, v in enumerate(sorted(order, key=_serial))}
-    names = _Names(program)
-    backward = _backward_steps(order, root, ids, names, program)
+    names = _Names(program, ids, order)
+    results = {v: names.result(v) for v in order if v.op is not None}
+    walk = _Backward(order, root, ids, names, results, program)
     checks = _input_checks(order, root, ids, names)  # runs backward(): the grads below are its
+    forward_at = {v: i for i, v in enumerate(v for v in order if v.op is not None)}
     topo = {v: i for i, v in enumerate(order)}
-    nodes = tuple(_node(v, ids[v], topo[v], root, program) for v in _by_id(order, ids))
+    scale = max((abs(v.grad) for v in order if not v.constant), default=0.0)
+    nodes = tuple(
+        Node(
+            id=ids[v],
+            name=names(v),
+            grad_name=notation.grad_of(names(v)),
+            kind=_kind(v, root),
+            op=v.op.name if v.op else None,
+            symbol=v.op.symbol if v.op else None,
+            data=v.data,
+            grad=None if v.constant else v.grad,
+            span=program.spans.get(v),
+            topo=topo[v],
+            formula=notation.formula(results[v]) if v in results else "",
+            computed_at=forward_at.get(v, -1),
+            grad_from=walk.first.get(v, -1),
+            grad_final=walk.last.get(v, -1),
+            bin=0 if v.constant else grad_bin(v.grad, scale),
+            grad_sum=walk.grad_sum(v),
+            uses=walk.uses_of(v),
+        )
+        for v in sorted(order, key=ids.__getitem__)
+    )
     edges = tuple(
-        Edge(ids[p], ids[v], i) for v in _by_id(order, ids) for i, p in enumerate(v.parents)
+        Edge(ids[p], ids[v], i)
+        for v in sorted(order, key=ids.__getitem__)
+        for i, p in enumerate(v.parents)
     )
-    forward = tuple(_forward_step(v, ids[v], names) for v in order if v.op is not None)
-    counts = count_ops(root)
-    return Trace(
-        output=ids[root],
-        nodes=nodes,
-        edges=edges,
-        forward=forward,
-        backward=backward,
-        inputs=checks,
-        counts=Counts(counts.forward, counts.backward, counts.ratio),
-    )
+    forward = tuple(ForwardStep(ids[v], notation.forward_text(r)) for v, r in results.items())
+    return Trace(ids[root], nodes, edges, forward, walk.steps(scale), checks)
+
+
+def trace_value(root: Value) -> Trace:
+    """The trace of a graph built in Python (a notebook, a test): every value ``root`` depends
+    on, named by its label; the leaves that have labels are its inputs."""
+    order = topological_order(root)
+    inputs = {v.label: v for v in order if v.op is None and not v.constant and v.label}
+    return trace(Program(source="", output=root, inputs=inputs, spans={}, labels={}))
 
 
 def _serial(v: Value) -> int:
     return v.serial
-
-
-def _by_id(order: list[Value], ids: dict[Value, int]) -> list[Value]:
-    return sorted(order, key=ids.__getitem__)
 
 
 def _kind(v: Value, root: Value) -> Kind:
@@ -141,111 +169,165 @@ def _kind(v: Value, root: Value) -> Kind:
     return "input" if v.op is None else "intermediate"
 
 
-def _node(v: Value, id_: int, topo: int, root: Value, program: Program) -> Node:
-    return Node(
-        id=id_,
-        label=v.label,
-        kind=_kind(v, root),
-        op=v.op.name if v.op else None,
-        symbol=v.op.symbol if v.op else None,
-        data=v.data,
-        grad=None if v.constant else v.grad,
-        span=program.spans.get(v),
-        topo=topo,
-    )
-
-
 class _Names:
-    """How a value is written inside a formula: its name, its number, or its source text."""
+    """Each value's one name: the user's (a label, or the name it was assigned to), a constant's
+    number, else one made from its op and its operands' names (``notation.made_name``): not
+    from the source text, which says ``c`` where the graph, after ``c += 1``, has ``c₁``."""
 
-    def __init__(self, program: Program) -> None:
-        self.labels = program.labels
+    def __init__(self, program: Program, ids: dict[Value, int], order: list[Value]) -> None:
+        self.names: dict[Value, str] = {}
+        for v in order:  # operands first: a made name is written in its operands' names
+            user = v.label or program.labels.get(v)
+            if user:
+                self.names[v] = user
+            elif v.constant:
+                self.names[v] = notation.constant_name(v.data)
+            elif v.op is None:
+                self.names[v] = f"#{ids[v]}"
+            else:
+                self.names[v] = notation.made_name(notation.expression(self._result(v, "")), ids[v])
 
     def __call__(self, v: Value) -> str:
-        if v.label:
-            return v.label
-        if v.constant:
-            return f"{v.data:.6g}".replace("-", "−")
-        text = self.labels.get(v) or _full(v.data)
-        return f"({text})" if _has_loose_operator(text) else text
+        return self.names[v]
+
+    def result(self, v: Value) -> Result:
+        return self._result(v, self.names[v])
+
+    def _result(self, v: Value, name: str) -> Result:
+        assert v.op is not None
+        twice = len(v.parents) == 2 and v.parents[0] is v.parents[1]
+        markers = notation.position_markers(2) if twice else ("", "")
+        operands = tuple(
+            Operand(self(p), p.data, markers[i], p.constant) for i, p in enumerate(v.parents)
+        )
+        return Result(name, v.data, v.op, operands)
 
 
-def _has_loose_operator(text: str) -> bool:
-    """True for `a * b` (it needs parentheses inside a formula), false for `tanh(a * b)`."""
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and ch in "+-*/−" and i > 0:  # a leading minus belongs to a number
-            return True
-    return False
+@dataclass(slots=True)
+class _Line:
+    step: int
+    node: Value
+    operand: Value
+    position: int
+    local: float
+    upstream: float
+    before: float
+    after: float
+    text: notation.ContributionText
+    note: str
 
 
-def _full(x: float) -> str:
-    """A number at full precision, with a true minus sign."""
-    text = repr(x)
-    return "−" + text[1:] if text.startswith("-") else text
-
-
-def _operand_number(x: float) -> str:
-    return f"({_full(x)})" if x < 0 else _full(x)
-
-
-def _forward_step(v: Value, id_: int, names: _Names) -> ForwardStep:
-    assert v.op is not None
-    operands = tuple(p.data for p in v.parents)
-    symbolic = v.op.expr.format(**dict(zip("ab", map(names, v.parents), strict=False)))
-    numeric = v.op.expr.format(**dict(zip("ab", map(_operand_number, operands), strict=False)))
-    lead = f"{v.label} = " if v.label else ""
-    return ForwardStep(id_, operands, v.data, f"{lead}{symbolic} = {numeric} = {_full(v.data)}")
-
-
-def _backward_steps(
-    order: list[Value], root: Value, ids: dict[Value, int], names: _Names, program: Program
-) -> tuple[BackwardStep, ...]:
+class _Backward:
     """Exactly what ``graph.backward`` does (seed, then ``grad += local · upstream`` in reverse
-    topological order), recorded contribution by contribution."""
-    grad = dict.fromkeys(order, 0.0)
-    grad[root] = 1.0
-    steps = [BackwardStep(ids[root], True, ())]
-    for v in reversed(order):
-        if v.op is None:
-            continue
-        upstream = grad[v]
-        slots = {"a": "", "b": "", "out": names(v)}
-        slots.update(zip("ab", map(names, v.parents), strict=False))
-        contributions = []
-        for i, (p, local) in enumerate(zip(v.parents, v.locals, strict=True)):
-            if p.constant:
-                continue
-            contribution = local * upstream
-            if not math.isfinite(contribution):
-                raise _undefined(v, i, local, upstream).at(program.spans.get(v))
-            before = grad[p]
-            grad[p] = after = before + contribution
-            if not math.isfinite(after):
-                raise _undefined(v, i, local, upstream).at(program.spans.get(v))
-            contributions.append(
+    topological order), recorded contribution by contribution, with its explanation."""
+
+    def __init__(
+        self,
+        order: list[Value],
+        root: Value,
+        ids: dict[Value, int],
+        names: _Names,
+        results: dict[Value, Result],
+        program: Program,
+    ) -> None:
+        self.ids = ids
+        self.names = names
+        self.results = results
+        self.root = root
+        computed = [v for v in reversed(order) if v.op is not None]
+        self.users: dict[Value, list[str]] = {}
+        for v in computed:
+            for p in v.parents:
+                if not p.constant:
+                    self.users.setdefault(p, []).append(names(v))
+        grad = dict.fromkeys(order, 0.0)
+        grad[root] = 1.0
+        self.first = {root: 0}
+        self.last = {root: 0}
+        self.lines: list[_Line] = []
+        self.by_operand: dict[Value, list[_Line]] = {}
+        self.constants: dict[int, list[Parts]] = {}
+        received: dict[Value, int] = {}
+        for step, v in enumerate(computed, start=1):
+            assert v.op is not None
+            upstream = grad[v]
+            for i, (p, local) in enumerate(zip(v.parents, v.locals, strict=True)):
+                if p.constant:
+                    self.constants.setdefault(step, []).append(notation.constant_note(names(p)))
+                    continue
+                contribution = local * upstream
+                before = grad[p]
+                grad[p] = after = before + contribution
+                if not (math.isfinite(contribution) and math.isfinite(after)):
+                    raise _undefined(v, i, local, upstream).at(program.spans.get(v))
+                received[p] = received.get(p, 0) + 1
+                self.first.setdefault(p, step)
+                self.last[p] = step
+                text = notation.contribution_text(results[v], i, local, upstream, before, after)
+                note = ""
+                if received[p] > 1:
+                    note = notation.accumulates_note(names(p), self.users[p])
+                line = _Line(step, v, p, i, local, upstream, before, after, text, note)
+                self.lines.append(line)
+                self.by_operand.setdefault(p, []).append(line)
+        self.count = len(computed)
+
+    def steps(self, scale: float) -> tuple[BackwardStep, ...]:
+        by_step: list[list[Contribution]] = [[] for _ in range(self.count + 1)]
+        nodes = [self.root] * (self.count + 1)
+        for line in self.lines:
+            nodes[line.step] = line.node
+            by_step[line.step].append(
                 Contribution(
-                    operand=ids[p],
-                    position=i,
-                    rule=v.op.rules[i],
-                    local_expr=v.op.local_exprs[i].format(**slots),
-                    local=local,
-                    upstream=upstream,
-                    contribution=contribution,
-                    grad_before=before,
-                    grad_after=after,
+                    operand=self.ids[line.operand],
+                    position=line.position,
+                    local=line.local,
+                    upstream=line.upstream,
+                    contribution=line.local * line.upstream,
+                    grad_before=line.before,
+                    grad_after=line.after,
+                    bin=grad_bin(line.after, scale),
+                    sum=line.text.sum,
+                    rule=line.text.rule,
+                    value=line.text.value,
+                    product=line.text.product,
+                    change=line.text.change,
+                    note=line.note,
                 )
             )
-        steps.append(BackwardStep(ids[v], False, tuple(contributions)))
-    return tuple(steps)
+        seed_text = notation.seed_text(self.names(self.root))
+        steps = [BackwardStep(self.ids[self.root], True, (), (seed_text,))]
+        for s in range(1, self.count + 1):
+            notes = tuple(self.constants.get(s, ()))
+            steps.append(BackwardStep(self.ids[nodes[s]], False, tuple(by_step[s]), notes))
+        return tuple(steps)
+
+    def uses_of(self, v: Value) -> str:
+        users = self.users.get(v)
+        return f"used {notation.uses_text(users)}" if users else ""
+
+    def grad_sum(self, v: Value) -> Parts:
+        name = self.names(v)
+        if v.constant:
+            return notation.constant_note(name)
+        if v is self.root:
+            return notation.output_sum(name)
+        uses = [
+            Use(
+                self.names(line.node),
+                notation.partial(self.results[line.node], line.position),
+                line.local * line.upstream,
+            )
+            for line in self.by_operand.get(v, ())
+        ]
+        return notation.grad_sum(name, uses, v.grad)
 
 
 def _undefined(v: Value, i: int, local: float, upstream: float) -> GradstepError:
     assert v.op is not None
     operands = ", ".join(f"{n} = {p.data:.6g}" for n, p in zip("ab", v.parents, strict=False))
     if not math.isfinite(local):
-        why = f"{v.op.rules[i]} has no finite value at {operands}"
+        why = f"{v.op.rule(i)} has no finite value at {operands}"
         return GradstepError(f"the gradient is undefined: {why}", kind="domain")
     return GradstepError(
         f"the gradient overflows at {v.op.name} ({operands}): {local:.6g} · {upstream:.6g}",
@@ -264,11 +346,10 @@ def _input_checks(
     checked = inputs[:affordable]
     rows = check_graph(root, checked)  # zero grads, backward(), then the nudges
     result = [
-        InputCheck(ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error)
+        InputCheck(ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error, False)
         for v, r in zip(checked, rows, strict=True)
     ]
     result += [
-        InputCheck(ids[v], names(v), v.grad, None, None, None, skipped=True)
-        for v in inputs[affordable:]
+        InputCheck(ids[v], names(v), v.grad, None, None, None, True) for v in inputs[affordable:]
     ]
     return tuple(result)

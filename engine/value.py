@@ -202,8 +202,7 @@ def reevaluate(order: list[Value]) -> None:
 
 
 def overflow(op: Op, operands: tuple[float, ...]) -> GradstepError:
-    names = dict(zip("ab", (f"{x:.6g}" for x in operands), strict=False))
-    return GradstepError(
-        f"{op.expr.format(**names)} overflows: the result is too large for a float",
-        kind="overflow",
-    )
+    """The error of an op whose result is too large, written as the user writes the op."""
+    a, *b = (f"{x:.6g}" for x in operands)
+    written = f"{a} {op.symbol} {b[0]}" if b else f"{op.name}({a})"
+    return GradstepError(f"{written} overflows: the result is too large for a float", "overflow")

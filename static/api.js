@@ -1,44 +1,61 @@
-// The server's API (docs/graph-contract.md). One request per program or per value change.
+// Every request the browser makes (docs/graph-contract.md). Each resolves {ok: true, body} or
+// {ok: false, error: {message, kind, line, column, ...}}: a refusal is shown, never thrown.
 
-/** POST /api/graph. Resolves {ok: true, body} or {ok: false, error: {message, line, ...}}. */
-export async function fetchGraph(source, values, signal) {
+import { readEvents } from "./train-sse.js";
+
+async function request(url, init = {}) {
   let response;
   try {
-    response = await fetch("/api/graph", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ source, values: values && Object.keys(values).length ? values : null }),
-      signal,
-    });
+    response = await fetch(url, init);
   } catch (err) {
     if (err.name === "AbortError") throw err;
     return { ok: false, error: { message: "The server cannot be reached. Is it still running?", kind: "network" } };
   }
+  return answer(response);
+}
+
+async function answer(response) {
   let body = null;
   try {
     body = await response.json();
   } catch {
     body = null;
   }
-  if (response.ok && body?.trace) return { ok: true, body };
-  const error = body?.error ?? errorFromDetail(body) ?? { message: `The server answered ${response.status}.` };
-  return { ok: false, error };
+  if (response.ok) return { ok: true, body };
+  return { ok: false, error: body?.error ?? { message: `The server answered ${response.status}.`, kind: "http" } };
 }
 
-/** FastAPI's own validation answer ({detail: [...]}) as our error shape, should one get through. */
-function errorFromDetail(body) {
-  const first = Array.isArray(body?.detail) ? body.detail[0] : null;
-  return first ? { message: first.msg ?? "The request was refused.", kind: "request" } : null;
+function post(url, body, signal) {
+  return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+}
+
+/** POST /api/graph: the trace and SVG of a program. `values`: an object, or a URL's text. */
+export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null }, signal) {
+  const hasValues = values && (typeof values === "string" || Object.keys(values).length);
+  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */
 export async function fetchPresets() {
+  const result = await request("/api/presets");
+  return result.ok && Array.isArray(result.body) ? result.body : [];
+}
+
+export const fetchTrainOptions = () => request("/api/train/options");
+
+export const inspectPoint = (body) => post("/api/train/inspect", body);
+
+/** POST /api/train, its events handed to onEvent(name, data) as they arrive. Closing the
+ * stream (aborting `signal`) is how the user stops the job. Resolves {ok, aborted, error}. */
+export async function streamTraining(body, signal, onEvent) {
+  const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
   try {
-    const response = await fetch("/api/presets");
-    if (!response.ok) return [];
-    const body = await response.json();
-    return Array.isArray(body) ? body : (body.presets ?? []);
-  } catch {
-    return [];
+    const response = await fetch("/api/train", init);
+    if (!response.ok) return answer(response);
+    await readEvents(response, onEvent);
+    return { ok: true };
+  } catch (err) {
+    if (err.name === "AbortError") return { ok: true, aborted: true };
+    return { ok: false, error: { message: "The training stream broke off: is the server still running?", kind: "network" } };
   }
 }

@@ -1,19 +1,21 @@
-// /embed: the player in an iframe of a slide deck or a web page. The state comes from the same
+// /embed: the stepper in an iframe of a slide deck or a web page. The state comes from the same
 // URL query as the main page (url.js), plus controls, autoplay, theme and scale. The host page
-// drives it with postMessage (README, "Embed in slides"); it answers with events.
+// drives it with postMessage (README, "Embed in slides"); it answers with events. Commands that
+// arrive before the graph is ready are kept and applied once it is.
 
 import { fetchGraph } from "./api.js";
-import { createPlayer, playerKeys } from "./player.js";
 import { embedOptions, parseCommand } from "./embed-options.js";
+import { createStepper } from "./stepper.js";
 import { queryToState } from "./url.js";
 
 const root = document.querySelector("[data-player]");
 const fromUrl = queryToState(location.search);
 const opts = embedOptions(location.search);
+const early = []; // commands from the host before the graph was ready
+let stepper = null;
 
 function post(event, detail = {}) {
-  if (window.parent === window) return;
-  window.parent.postMessage({ source: "gradstep", event, ...detail }, "*");
+  if (window.parent !== window) window.parent.postMessage({ source: "gradstep", event, ...detail }, "*");
 }
 
 /** Give the keyboard back to the page around the frame (Esc, or stepping past either end). */
@@ -29,6 +31,7 @@ function release(reason) {
 }
 
 function showError(message) {
+  root.querySelector('[data-part="explanation"]').replaceChildren();
   const box = root.querySelector('[data-part="error"]');
   box.textContent = message;
   box.hidden = false;
@@ -36,62 +39,55 @@ function showError(message) {
   post("error", { message });
 }
 
+function apply(command) {
+  let moved = false;
+  if (command.name === "next") moved = stepper.next();
+  else if (command.name === "prev") moved = stepper.prev();
+  else if (command.name === "play") stepper.togglePlay();
+  else if (command.name === "goto") moved = stepper.goTo(command.phase ? stepper.positionOf(command.phase, command.step) : command.step);
+  if (!moved) post("stepchanged", stepper.info()); // every command is answered once
+}
+
+window.addEventListener("message", (e) => {
+  if (e.source !== window.parent || window.parent === window) return;
+  const command = parseCommand(e.data);
+  if (!command) return;
+  if (stepper?.state.model) apply(command);
+  else early.push(command);
+});
+
 async function start() {
   if (opts.theme !== "auto") document.documentElement.dataset.theme = opts.theme;
   document.documentElement.style.setProperty("--embed-scale", String(opts.scale));
   root.classList.add(`controls-${opts.controls}`);
-  if (!fromUrl.source) {
-    showError("No program: add ?source=… to the link (the Share dialog writes it).");
-    return;
-  }
-  const result = await fetchGraph(fromUrl.source, fromUrl.values);
+  if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
+  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1) });
   if (!result.ok) {
     const where = result.error.line ? ` (line ${result.error.line}, column ${result.error.column})` : "";
-    showError(`${result.error.message}${where}`);
-    return;
+    return showError(`${result.error.message}${where}`);
   }
-  const start = opts.autoplay || (fromUrl.phase === null && fromUrl.step === null) ? null : { phase: fromUrl.phase ?? "backward", step: fromUrl.step ?? 0 };
-  const player = createPlayer(root, {
-    trace: result.body.trace,
-    svg: result.body.svg,
-    source: fromUrl.source,
+  stepper = createStepper(root, {
     decimals: fromUrl.decimals,
-    scale: opts.scale,
-    start,
+    release,
     onStep: (info) => {
       root.dataset.position = String(info.position);
       post("stepchanged", info);
     },
   });
+  const at = opts.autoplay || (fromUrl.phase === null && fromUrl.step === null) ? { phase: "forward", step: 0 } : { phase: fromUrl.phase ?? "backward", step: fromUrl.step ?? 0 };
+  stepper.load(result.body.trace, result.body.svg, result.body.source, { position: at });
   const open = root.querySelector('[data-part="open"]');
   if (open) open.href = `/${location.search}`;
-
-  document.addEventListener("keydown", playerKeys(player, release));
+  document.addEventListener("keydown", stepper.onKey);
   // a click anywhere in the frame engages the keyboard (a focused frame gets the keys)
   root.addEventListener("pointerdown", () => root.classList.add("engaged"));
   window.addEventListener("focus", () => root.classList.add("engaged"));
   window.addEventListener("blur", () => root.classList.remove("engaged"));
-  new ResizeObserver(() => player.refit()).observe(root.querySelector('[data-part="graph"]'));
-
-  window.addEventListener("message", (e) => {
-    if (e.source !== window.parent || window.parent === window) return;
-    const command = parseCommand(e.data);
-    if (!command) return;
-    let moved = false;
-    if (command.name === "next") moved = player.next();
-    else if (command.name === "prev") moved = player.prev();
-    else if (command.name === "play") player.play();
-    else if (command.name === "goto") {
-      moved = player.goto(command.phase ? player.positionOf(command.phase, command.step) : command.step);
-    }
-    // every command is answered once: a move by onStep, a command that did not move here
-    if (!moved) post("stepchanged", player.info());
-  });
-
-  root.dataset.position = String(player.position);
+  for (const command of early.splice(0)) apply(command);
+  root.dataset.position = String(stepper.position());
   root.dataset.state = "ready";
-  post("ready", player.info());
-  if (opts.autoplay) player.play();
+  post("ready", stepper.info());
+  if (opts.autoplay) stepper.togglePlay();
 }
 
 start();

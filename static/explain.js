@@ -1,9 +1,68 @@
-// The words and arithmetic of each step, the inspector's sum and node names. Pure: no DOM.
+// The words of each step, the inspector and predict mode, built from the trace's parts
+// (engine/notation.py writes them; parts.js formats their numbers). DOM by textContent only:
+// user text is never parsed as HTML. Nothing here writes maths of its own.
 
-import { formatNumber, formatOperand } from "./format.js";
+import { partsText } from "./parts.js";
 
-const SNIPPET_MAX = 18;
-const BINARY = new Set(["+", "−", "-", "*", "/", "**"]);
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** "Backward step 3 of 10 · o = tanh(n)": where the walk is and what this step computes. */
+export function stepTitle(model, phase, step) {
+  if (phase === "forward") return `Forward step ${step + 1} of ${model.forwardSteps}`;
+  const s = model.trace.backward[step];
+  const node = s ? model.byId[s.node] : null;
+  const what = node ? ` · ${node.formula || node.name}` : "";
+  return `Backward step ${step + 1} of ${model.backwardSteps}${what}`;
+}
+
+/** The step's explanation as rows: each a list of {class, text} cells. */
+export function explanationRows(model, phase, step, decimals) {
+  const text = (parts) => partsText(parts, decimals);
+  if (phase === "forward") {
+    const s = model.trace.forward[step];
+    return s ? [[{ class: "formula", text: text(s.text) }]] : [];
+  }
+  const s = model.trace.backward[step];
+  if (!s) return [];
+  const rows = [];
+  for (const c of s.contributions) {
+    rows.push([
+      { class: "sum", text: text(c.sum) },
+      { class: "rule", text: `${text(c.rule)} ${text(c.value)}`.trim() },
+    ]);
+    rows.push([
+      { class: "product", text: text(c.product) },
+      { class: c.note ? "change accumulates" : "change", text: `${text(c.change)}${c.note ? `, ${c.note}` : ""}` },
+    ]);
+  }
+  for (const note of s.notes) rows.push([{ class: "note", text: text(note) }]);
+  return rows;
+}
+
+/** The explanation panel's content: a title line and the rows. */
+export function explanationContent(model, phase, step, decimals) {
+  if (!model) return [el("p", { class: "hint", text: "Run a program to see its graph." })];
+  const out = [el("p", { class: "step-title", text: stepTitle(model, phase, step) })];
+  for (const row of explanationRows(model, phase, step, decimals)) {
+    out.push(el("p", { class: "line" }, ...row.map((cell) => el("span", { class: cell.class, text: cell.text }))));
+  }
+  return out;
+}
+
+/** The same explanation as one text, for screen readers and the embed's host page. */
+export function narration(model, phase, step, decimals) {
+  const rows = explanationRows(model, phase, step, decimals).map((row) => row.map((c) => c.text).join("   "));
+  return [stepTitle(model, phase, step), ...rows].join("\n");
+}
 
 /** The text of a source span (1-based line and columns, end exclusive), or "". */
 export function spanText(source, span) {
@@ -12,128 +71,45 @@ export function spanText(source, span) {
   return line.slice(span.column - 1, span.end_column - 1);
 }
 
-/** How a node is named in formulas: its label; a constant's number; else its expression in
- * its operands' names when short (`(b + a)`), else `#id`. Not the source text: after `c += …`
- * the source says `c` where the graph has `c₁`. */
-export function nodeName(model, id, decimals = 4) {
-  model.names ??= new Map();
-  const cached = model.names.get(id);
-  if (cached !== undefined) return cached;
-  const node = model.byId[id];
-  let name;
-  if (node.label) name = node.label;
-  else if (node.kind === "constant") name = shortNumber(node.data);
-  else {
-    const expr = expressionOf(model, id, decimals);
-    name = expr && expr.length <= SNIPPET_MAX ? expr : `#${id}`;
-  }
-  model.names.set(id, name);
-  return name;
+/** The inspector for a selected value: what it is, where it comes from, its gradient sum. */
+export function inspectorContent(model, id, decimals) {
+  const node = model?.byId[id];
+  if (!node) return [el("p", { class: "hint", text: "Click a node in the graph to see its gradient as a sum over its uses." })];
+  const rows = [
+    ["node", `${node.name} (#${id}, ${node.kind})`],
+    ["made by", node.formula ? `${node.formula}${node.computed_at >= 0 ? `, forward step ${node.computed_at + 1}` : ""}` : "given"],
+    ["data", partsText([node.data], decimals)],
+    ["grad", node.grad === null ? "— (a constant)" : partsText([node.grad], decimals)],
+    ["topological", `${node.topo + 1} of ${model.count}`],
+  ];
+  if (node.uses) rows.push(["", node.uses]);
+  const src = spanText(model.source, node.span);
+  if (src) rows.push(["source", `line ${node.span.line}: ${src}`]);
+  const dl = el("dl");
+  for (const [k, v] of rows) dl.append(el("dt", { text: k }), el("dd", { text: v }));
+  return [dl, el("p", { class: "sum", text: partsText(node.grad_sum, decimals) })];
 }
 
-function shortNumber(x) {
-  return String(Number(x.toPrecision(6))).replace("-", "−");
-}
-
-function expressionOf(model, id, decimals) {
-  const node = model.byId[id];
-  const names = model.operandEdges[id].map((e) => nodeName(model, e.source, decimals));
-  const sym = node.symbol ?? node.op ?? "?";
-  if (names.length === 2 && BINARY.has(sym)) return `(${names[0]} ${sym} ${names[1]})`;
-  if (names.length === 1 && (sym === "−" || sym === "-")) return `(−${names[0]})`;
-  if (names.length >= 1) return `${node.op ?? sym}(${names.join(", ")})`;
-  return "";
-}
-
-function outputName(model) {
-  const out = model.byId[model.trace.output];
-  return out.label ?? "L";
-}
-
-/** "∂g/∂a": the output with respect to a node. */
-export function partial(model, id, decimals) {
-  return `∂${outputName(model)}/∂${nodeName(model, id, decimals)}`;
-}
-
-/** Forward step i: `c = a + b = (−4.0000) + 2.0000 = −2.0000`. */
-export function forwardText(model, i, decimals) {
-  const step = model.trace.forward[i];
-  if (!step) return "";
-  const node = model.byId[step.node];
-  const names = model.operandEdges[step.node].map((e) => nodeName(model, e.source, decimals));
-  const nums = step.operands.map((x) => formatOperand(x, decimals));
-  const sym = node.symbol ?? node.op ?? "?";
-  let expr;
-  let arith;
-  if (names.length === 2 && BINARY.has(sym)) {
-    expr = `${names[0]} ${sym} ${names[1]}`;
-    arith = `${nums[0]} ${sym} ${nums[1]}`;
-  } else if (names.length === 1 && (sym === "−" || sym === "-")) {
-    expr = `−${names[0]}`;
-    arith = `−${nums[0]}`;
-  } else {
-    const fn = node.op ?? sym;
-    expr = `${fn}(${names.join(", ")})`;
-    arith = `${fn}(${nums.join(", ")})`;
-  }
-  const result = formatNumber(step.result, decimals, { unicodeMinus: true });
-  return `${nodeName(model, step.node, decimals)} = ${expr} = ${arith} = ${result}`;
-}
-
-/**
- * Backward step j as lines of {formula, change}: the chain rule with real numbers, then how the
- * operand's grad moves (saying so when it accumulates onto an earlier contribution).
- */
-export function backwardLines(model, j, decimals) {
+/** Predict mode's question for backward step j: one field per grad the step changes. */
+export function predictQuestion(model, j) {
   const step = model.trace.backward[j];
-  if (!step) return [];
-  const fmt = (x) => formatNumber(x, decimals, { unicodeMinus: true });
-  const out = nodeName(model, step.node, decimals);
+  const from = model.byId[step.node];
   if (step.seed) {
-    return [
-      {
-        formula: `${partial(model, step.node, decimals)} = 1 (the seed: the output with respect to itself)`,
-        change: `${out}.grad: 0 → 1`,
-        accumulates: false,
-      },
-    ];
+    return {
+      question: `Backward step ${j + 1}: the pass starts at the output ${from.name}. What is its grad?`,
+      asks: [{ name: from.grad_name, answer: 1 }],
+    };
   }
-  const lines = [];
-  for (const c of step.contributions) {
-    if (model.byId[c.operand].kind === "constant") continue;
-    const operand = nodeName(model, c.operand, decimals);
-    const upstream = partial(model, step.node, decimals);
-    const local = `∂${out}/∂${operand}`;
-    const formula =
-      `${partial(model, c.operand, decimals)} += ${local} · ${upstream}` +
-      ` = ${c.local_expr} · ${upstream}` +
-      ` = ${formatOperand(c.local, decimals)} · ${formatOperand(c.upstream, decimals)}` +
-      ` = ${fmt(c.contribution)}`;
-    const accumulates = model.users[c.operand][0]?.contribution !== c;
-    const change =
-      `${operand}.grad: ${fmt(c.grad_before)} → ${fmt(c.grad_after)}` +
-      (accumulates ? ` (accumulates: ${operand} is used more than once)` : "");
-    lines.push({ formula, change, accumulates, rule: c.rule });
-  }
-  return lines;
+  return {
+    question: `Backward step ${j + 1}: ${from.name} sends its gradient on. What will these grads be after this step?`,
+    asks: step.contributions.map((c) => ({ name: model.byId[c.operand].grad_name, answer: c.grad_after })),
+  };
 }
 
-/**
- * The inspector's sum: ∂L/∂b = ∂L/∂d·∂d/∂b + ∂L/∂e·∂e/∂b = (u·l) + … = total, one term per use.
- */
-export function gradientSum(model, id, decimals) {
-  const node = model.byId[id];
-  const fmt = (x) => formatNumber(x, decimals, { unicodeMinus: true });
-  if (node.kind === "constant") return `${nodeName(model, id, decimals)} is a constant: it takes no gradient.`;
-  if (id === model.trace.output) return `${partial(model, id, decimals)} = 1 (the output)`;
-  const uses = model.users[id];
-  if (uses.length === 0) return `${partial(model, id, decimals)} = 0 (the output does not depend on it)`;
-  const name = nodeName(model, id, decimals);
-  const symbolic = uses
-    .map((u) => `${partial(model, u.from, decimals)}·∂${nodeName(model, u.from, decimals)}/∂${name}`)
-    .join(" + ");
-  const numeric = uses
-    .map((u) => `${formatOperand(u.contribution.upstream, decimals)}·${formatOperand(u.contribution.local, decimals)}`)
-    .join(" + ");
-  return `${partial(model, id, decimals)} = ${symbolic} = ${numeric} = ${fmt(node.grad)}`;
+/** While the student answers: the step's rules, without numbers. */
+export function predictHint(model, j) {
+  const step = model.trace.backward[j];
+  const title = el("p", { class: "step-title", text: `${stepTitle(model, "backward", j)} · your turn` });
+  if (step.seed) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
+  return [title, ...step.contributions.map((c) => el("p", { class: "line" }, el("span", { class: "sum", text: partsText(c.sum, 4) }), el("span", { class: "rule", text: partsText(c.rule, 4) })))];
 }

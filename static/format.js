@@ -1,27 +1,38 @@
-// Number formatting for the graph and the explanations. Pure: no DOM.
+// The one number formatter, mirrored from app/numbers.py (read its rules there): both are
+// checked against the same golden table (tests/format_golden.json). Pure: no DOM.
+
+import { CONFIG } from "./config.js";
 
 const MINUS = "\u2212";
+const LARGE = 1e9;
 
-/** `x` with `decimals` places; "?" when not yet known. Huge or tiny numbers use exponents. */
-export function formatNumber(x, decimals, { unicodeMinus = false } = {}) {
-  if (x === null || x === undefined) return "?";
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "∞" : `${unicodeMinus ? MINUS : "-"}∞`;
-  const abs = Math.abs(x);
-  let text;
-  if (abs !== 0 && (abs >= 1e9 || abs < 10 ** -decimals / 2)) {
-    text = x.toExponential(Math.max(decimals - 1, 1));
-  } else {
-    text = x.toFixed(decimals);
-  }
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1); // no "-0.0000"
-  return unicodeMinus ? text.replace("-", MINUS) : text;
+function exponent(x, digits) {
+  return x.toExponential(digits).replace("e+", "e");
 }
 
-/** A number as it appears inside a formula: negative ones in parentheses. */
-export function formatOperand(x, decimals) {
-  const text = formatNumber(x, decimals, { unicodeMinus: true });
-  return text.startsWith(MINUS) ? `(${text})` : text;
+/** `x` with `decimals` places; fewer, then an exponent, when it must fit `width` characters. */
+export function formatNumber(x, decimals = CONFIG.decimals, width = null) {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : `${MINUS}∞`;
+  let text = Math.abs(x) < LARGE ? x.toFixed(decimals) : "";
+  const isExponent = !text || (x !== 0 && !/[1-9]/.test(text));
+  let digits = Math.max(decimals - 1, 1);
+  if (isExponent) text = exponent(x, digits); // too large, or no digit would show
+  if (width !== null && text.length > width && !isExponent) {
+    for (let fewer = decimals - 1; fewer >= Math.min(decimals, 2); fewer--) {
+      text = x.toFixed(fewer);
+      if (text.length <= width) break;
+    }
+    digits = 3;
+  }
+  while (width !== null && text.length > width && digits >= 0) text = exponent(x, digits--);
+  if (text.startsWith("-") && !/[1-9]/.test(text)) text = text.slice(1); // no "-0.0000"
+  return text.replaceAll("-", MINUS);
+}
+
+/** A number in a graph node: it must fit the box the server laid out for it. */
+export function boxNumber(x, decimals) {
+  return formatNumber(x, decimals, CONFIG.box_chars);
 }
 
 /** Parse what a person typed as a number: accepts "−3", "1e-3", " 2,5 " (comma decimal). */

@@ -2,12 +2,11 @@
 // change. Every write is skipped when the element already shows it, so a step touches only
 // the handful of elements whose state moved.
 
-import { formatNumber } from "./format.js";
-import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING, gradBucket } from "./model.js";
+import { boxNumber } from "./format.js";
+import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING } from "./model.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
-const BOX_CHARS = 10; // app/render.py NUMBER_WIDTH
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
 const OP_FLAGS = ["data-pending", "current"];
 const EDGE_FLAGS = ["current", "flow"];
@@ -67,8 +66,7 @@ function indexElements(graph, model) {
       if (model.count <= MAX_TAB_STOPS) g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.dataset.node = String(id);
-      const label = model.byId[id].label ?? `node ${id}`;
-      g.setAttribute("aria-label", `${model.byId[id].kind} ${label}`);
+      g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}`);
     }
     const op = byId(`op${id}`);
     graph.ops.push(op && { g: op, flags: flagsOf(op, OP_FLAGS) });
@@ -135,16 +133,6 @@ function setText(entry, key, el, text) {
   }
 }
 
-/** A number that fits the record's field (the server sized it for 10 characters): fewer
- * decimals when needed, then an exponent, as app/render.py's format_number. */
-function boxNumber(x, decimals) {
-  for (let d = decimals; d >= Math.min(decimals, 2); d--) {
-    const text = formatNumber(x, d);
-    if (text.length <= BOX_CHARS) return text;
-  }
-  return x.toExponential(3);
-}
-
 /** Make the SVG show `view` (see model.viewAt). Idempotent; writes only what differs. */
 export function paintGraph(graph, model, view, decimals, selected, showTopo) {
   for (let id = 0; id < model.count; id++) {
@@ -162,16 +150,16 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     if (selected === id) flags |= 128;
     setFlags(entry, VALUE_FLAGS, flags);
 
-    const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? gradBucket(view.grad[id], model.maxAbsGrad) : null;
+    const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? view.bin[id] : null;
     if (bin !== entry.bin) {
       if (entry.bin !== null) entry.g.classList.remove(`gbin-${entry.bin}`);
       if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
       entry.bin = bin;
     }
-    setText(entry, "dataText", entry.data, `data ${known ? boxNumber(node.data, decimals) : "?"}`);
-    let grad = "grad ?";
-    if (state === GRAD_NONE) grad = "grad —";
-    else if (state !== GRAD_PENDING) grad = `grad ${boxNumber(view.grad[id], decimals)}`;
+    setText(entry, "dataText", entry.data, known ? boxNumber(node.data, decimals) : "?");
+    let grad = "?";
+    if (state === GRAD_NONE) grad = "—";
+    else if (state !== GRAD_PENDING) grad = boxNumber(view.grad[id], decimals);
     setText(entry, "gradText", entry.grad, grad);
 
     const op = graph.ops[id];

@@ -16,10 +16,16 @@ export function fitCanvas(canvas) {
   return { ctx, width, height };
 }
 
+/** The theme's colours as a canvas takes them: each variable resolved by the browser (a
+ * variable's own text may be light-dark(...), which a canvas cannot read). */
 export function palette(element) {
-  const css = getComputedStyle(element);
-  const get = (name) => css.getPropertyValue(name).trim();
-  return {
+  const probe = document.createElement("span");
+  element.append(probe);
+  const get = (name) => {
+    probe.style.color = `var(${name})`;
+    return getComputedStyle(probe).color;
+  };
+  const colours = {
     classes: [get("--class-0"), get("--class-1"), get("--class-2")],
     ink: get("--ink"),
     muted: get("--muted"),
@@ -29,6 +35,8 @@ export function palette(element) {
     accuracy: get("--curve-accuracy"),
     selected: get("--current"),
   };
+  probe.remove();
+  return colours;
 }
 
 /** Where a data point lands on the canvas: x right, y up, the bounds filling the square. */

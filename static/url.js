@@ -1,52 +1,27 @@
-// The whole page state in the URL query, named as /api/graph.svg names it. Pure: no DOM.
+// The page's state in its URL query, named as /api/graph.svg names it. Pure: no DOM. `values`
+// is carried as the URL writes it and read only by the server (app/query.py).
 
-export const DEFAULTS = Object.freeze({
-  phase: "backward",
-  decimals: 4,
-  theme: "auto",
-});
+import { CONFIG } from "./config.js";
 
-/** `values` as JSON ({"a": -4}); a shared link stays readable and the API parses it as is. */
-export function encodeValues(values) {
-  return JSON.stringify(values);
-}
+export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto" });
 
-/** Accepts JSON ({"a": -4}) or pairs (a=-4,b=2 or a:-4). Unreadable parts are ignored. */
-export function decodeValues(text) {
-  if (!text) return null;
-  try {
-    const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return numbersOnly(parsed);
-  } catch {
-    // not JSON: fall through to pairs
-  }
-  const values = {};
-  for (const pair of text.split(",")) {
-    const m = pair.trim().match(/^([A-Za-z_]\w*)\s*[=:]\s*(\S+)$/);
-    if (m && Number.isFinite(Number(m[2]))) values[m[1]] = Number(m[2]);
-  }
-  return Object.keys(values).length ? values : null;
-}
-
-function numbersOnly(obj) {
-  const out = {};
-  for (const [k, v] of Object.entries(obj)) if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
-  return Object.keys(out).length ? out : null;
-}
-
-/** The query string for a state: defaults are left out so plain links stay short. */
-export function stateToQuery(state) {
+/** The query string for a state: defaults are left out so plain links stay short. `at`: false
+ * leaves out the step (a link that starts at the beginning). */
+export function stateToQuery(state, { at = true } = {}) {
   const q = new URLSearchParams();
   if (state.source !== null && state.source !== undefined) q.set("source", state.source);
-  if (state.values && Object.keys(state.values).length) q.set("values", encodeValues(state.values));
-  q.set("phase", state.phase);
-  q.set("step", String(state.step));
+  if (state.values && Object.keys(state.values).length) q.set("values", JSON.stringify(state.values));
+  if (at) {
+    q.set("phase", state.phase);
+    q.set("step", String(state.step));
+  }
   if (state.decimals !== DEFAULTS.decimals) q.set("decimals", String(state.decimals));
   if (state.theme !== DEFAULTS.theme) q.set("theme", state.theme);
+  if (state.rankdir && state.rankdir !== DEFAULTS.rankdir) q.set("rankdir", state.rankdir);
   if (state.predict) q.set("predict", "1");
   if (state.numeric) q.set("numeric", "1");
   if (state.topo) q.set("topo", "1");
-  if (state.selected !== null && state.selected !== undefined) q.set("node", String(state.selected));
+  if (at && state.selected !== null && state.selected !== undefined) q.set("node", String(state.selected));
   return q.toString();
 }
 
@@ -57,16 +32,17 @@ export function queryToState(search) {
     const raw = q.get(name);
     return raw !== null && /^-?\d+$/.test(raw) ? Number(raw) : null;
   };
-  const phase = q.get("phase");
-  const theme = q.get("theme");
+  const pick = (name, allowed, fallback) => (allowed.includes(q.get(name)) ? q.get(name) : fallback);
   const decimals = int("decimals");
   return {
     source: q.get("source"),
-    values: decodeValues(q.get("values")),
-    phase: phase === "forward" || phase === "backward" ? phase : null,
+    preset: q.get("preset"),
+    values: q.get("values"),
+    phase: pick("phase", ["forward", "backward"], null),
     step: int("step"),
-    decimals: decimals !== null && decimals >= 0 && decimals <= 6 ? decimals : DEFAULTS.decimals,
-    theme: theme === "light" || theme === "dark" ? theme : DEFAULTS.theme,
+    decimals: decimals !== null && decimals >= 0 && decimals <= CONFIG.max_decimals ? decimals : DEFAULTS.decimals,
+    theme: pick("theme", ["light", "dark"], DEFAULTS.theme),
+    rankdir: pick("rankdir", ["LR", "TB"], DEFAULTS.rankdir),
     predict: q.get("predict") === "1",
     numeric: q.get("numeric") === "1",
     topo: q.get("topo") === "1",

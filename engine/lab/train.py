@@ -111,6 +111,7 @@ class EpochReport:
 class Boundary:
     epoch: int
     grid: Grid
+    parameters: list[float]  # the model the grid was drawn from (a stopped run keeps it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +191,7 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
     every = boundary_every(config)
     epoch = 0
     stopped = False
-    yield Boundary(0, decision_grid(model, config.loss, setup.bounds, config.grid))  # untrained
+    yield _boundary(0, setup)  # untrained
     while epoch < config.epochs and not stopped:
         if batch < n:
             shuffler.shuffle(order)
@@ -213,11 +214,17 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
             epoch += 1
             yield EpochReport(epoch, config.epochs, loss_sum / n, right / n, _last_lr(sgd))
             if epoch % every == 0 or epoch == config.epochs:
-                yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
+                yield _boundary(epoch, setup)
     if stopped:  # the model as it was stopped, with the updates of a part epoch
-        yield Boundary(epoch, decision_grid(model, config.loss, setup.bounds, config.grid))
+        yield _boundary(epoch, setup)
     final_loss, final_accuracy = evaluate(setup)
     yield Finished(epoch, stopped, final_loss, final_accuracy, [p.data for p in params])
+
+
+def _boundary(epoch: int, setup: Setup) -> Boundary:
+    model, config = setup.model, setup.config
+    grid = decision_grid(model, config.loss, setup.bounds, config.grid)
+    return Boundary(epoch, grid, [p.data for p in model.parameters()])
 
 
 def batch_loss(

@@ -136,8 +136,6 @@ class _Builder:
         if label is not None:
             self.inputs[label] = v
             self.labels[v] = label
-        else:
-            self.labels[v] = self._text(span)
         return v
 
     def _count(self, span: Span) -> None:
@@ -157,7 +155,6 @@ class _Builder:
         self._count(span)
         v = constant(x)
         self.spans[v] = span
-        self.labels[v] = f"{x:.6g}"
         return v
 
     def _apply(self, name: str, operands: tuple[_Operand, ...], span: Span) -> Value | float:
@@ -171,7 +168,6 @@ class _Builder:
         except GradstepError as e:
             raise e.at(span) from None
         self.spans[v] = span
-        self.labels[v] = self._text(span)
         return v
 
     def _evaluate(self, root: ast.expr) -> Value | float:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from app.layout.dot_backend import dot_available
-from app.layout.wasm_backend import wasm_available
+from app.draw.layout.dot_backend import dot_available
+from app.draw.layout.wasm_backend import wasm_available
 
 BACKENDS = [b for b, present in (("dot", dot_available()), ("wasm", wasm_available())) if present]
 

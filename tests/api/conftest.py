@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # tests/api/traces.py
 
 from backends import BACKENDS
 
-from app.layout import Layout, LayoutSettings
+from app.draw.layout import Layout, LayoutSettings
 from app.main import create_app
 
 

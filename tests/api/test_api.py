@@ -20,7 +20,7 @@ def ids_in(svg: str) -> dict[str, ET.Element]:
 
 
 def node(body: dict, label: str) -> dict:
-    return next(n for n in body["trace"]["nodes"] if n["label"] == label)
+    return next(n for n in body["trace"]["nodes"] if n["name"] == label)
 
 
 def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) -> None:
@@ -34,12 +34,13 @@ def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) ->
     assert round(node(body, "b")["grad"], 4) == 645.5773
     elements = ids_in(body["svg"])
     for n in body["trace"]["nodes"]:
-        assert f"n{n['id']}" in elements and f"n{n['id']}-grad" in elements
+        assert f"n{n['id']}" in elements and f"n{n['id']}-label" in elements
+        assert (f"n{n['id']}-grad" in elements) == (n["kind"] != "constant")
         if n["op"]:
             assert f"op{n['id']}" in elements
     for e in body["trace"]["edges"]:
         assert f"e{e['target']}-{e['position']}" in elements
-    assert elements[f"n{output['id']}-data"].text == "data 24.7041"
+    assert elements[f"n{output['id']}-data"].text == "24.7041"
     assert body["backend"] == client.get("/healthz").json()["backend"]
 
 
@@ -53,8 +54,8 @@ def test_value_only_change_keeps_the_layout_and_changes_the_numbers(client: Test
     assert second["timings"]["layout_ms"] == 0
     assert GEOMETRY_ONLY.sub("", first["svg"]) == GEOMETRY_ONLY.sub("", second["svg"])
     x = node(first, "x")["id"]
-    assert ids_in(first["svg"])[f"n{x}-data"].text == "data 2.0000"
-    assert ids_in(second["svg"])[f"n{x}-data"].text == "data 1.0000"
+    assert ids_in(first["svg"])[f"n{x}-data"].text == "2.0000"
+    assert ids_in(second["svg"])[f"n{x}-data"].text == "1.0000"
     assert first["svg"] != second["svg"]
 
 
@@ -79,7 +80,7 @@ def test_standalone_svg_of_a_step(client: TestClient) -> None:
     assert root.get("class") == "gradstep-graph theme-dark"
     assert root.find("{http://www.w3.org/2000/svg}style") is not None
     elements = ids_in(response.text)
-    assert elements["n0-grad"].text == "grad 2.0000"
+    assert elements["n0-grad"].text == "2.0000"
     assert "flow" in elements["e1-0"].get("class")
 
 
@@ -88,14 +89,14 @@ def test_standalone_svg_values_in_both_formats(client: TestClient, values: str) 
     url = f"/api/graph.svg?source={quote('a = 3.0; b = a * 2')}&values={quote(values)}"
     response = client.get(url)
     assert response.status_code == 200, response.text
-    assert ids_in(response.text)["n0-data"].text == "data 5.0000"
+    assert ids_in(response.text)["n0-data"].text == "5.0000"
 
 
 def test_forward_step_hides_later_data(client: TestClient) -> None:
     url = f"/api/graph.svg?source={quote('a = 3.0; b = a * 2; c = b + 1')}&step=0&phase=forward"
     elements = ids_in(client.get(url).text)
     texts = {el.text for key, el in elements.items() if key.endswith("-data")}
-    assert "data ?" in texts and "data 6.0000" in texts
+    assert "?" in texts and "6.0000" in texts
 
 
 def test_openapi_describes_requests_and_responses(client: TestClient) -> None:

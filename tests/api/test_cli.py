@@ -20,7 +20,7 @@ def test_render_writes_a_standalone_svg_of_a_step(tmp_path: Path) -> None:
     assert status == 0
     root = ET.parse(out).getroot()
     texts = {el.get("id"): el.text for el in root.iter() if el.get("id")}
-    assert texts["n0-grad"] == "grad 2.0000"
+    assert texts["n0-grad"] == "2.0000"
     assert root.get("class") == "gradstep-graph theme-light"
 
 
@@ -29,7 +29,7 @@ def test_render_reads_a_file_and_values(tmp_path: Path) -> None:
     program.write_text("x = 1.0\ny = x * 4\n")
     out = tmp_path / "g.svg"
     assert main(["render", f"@{program}", "-o", str(out), "--values", "x=2"]) == 0
-    assert "data 8.0000" in out.read_text()
+    assert "8.0000" in out.read_text()
 
 
 def test_render_error_is_a_message_not_a_traceback(
@@ -51,4 +51,4 @@ def test_module_entry_point_runs(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert "data 4.0000" in out.read_text()
+    assert "4.0000" in out.read_text()

@@ -16,9 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
+from app.draw.offline import BundleError, bundle
+from app.draw.png import PT_TO_PX, svg_to_png, theme_colours
 from app.main import create_app
-from app.offline import BundleError, bundle
-from app.raster import PT_TO_PX, svg_to_png
+from app.paths import GRAPH_CSS
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
 LIGHT_BG = (255, 255, 255)
@@ -48,6 +49,10 @@ def ink_share(image: Image.Image, background: tuple[int, int, int]) -> float:
     return sum(1 for p in pixels if p != background) / (rgb.width * rgb.height)
 
 
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
 def test_png_has_the_svg_size_times_scale_and_is_not_blank(client: TestClient, graph) -> None:
     response = client.get("/api/graph.png", params={"source": PRODUCT, "scale": 1.5})
     assert response.status_code == 200
@@ -59,7 +64,8 @@ def test_png_has_the_svg_size_times_scale_and_is_not_blank(client: TestClient, g
     assert 0.05 < ink_share(image, LIGHT_BG) < 0.9
     # the gradient colours: a (grad −3, the largest) is a strong orange, b (grad 3) strong blue
     colours = {p[:3] for p in image.convert("RGB").get_flattened_data()}
-    assert (0xB3, 0x58, 0x06) in colours and (0x21, 0x66, 0xAC) in colours
+    css = theme_colours(GRAPH_CSS.read_text(), "light")
+    assert rgb(css["--g-bin-n3"]) in colours and rgb(css["--g-bin-p3"]) in colours
 
 
 def test_png_text_is_drawn(graph) -> None:
@@ -128,7 +134,7 @@ def test_zip_holds_one_png_and_one_svg_per_step_in_walk_order(client: TestClient
         root = ElementTree.fromstring(archive.read(name))
         assert root.tag.endswith("svg") and "gradstep-graph" in root.get("class", "")
     last = archive.read(svgs[-1]).decode()
-    assert 'id="n0-grad"' in last and ">grad -3.0000<" in last  # a's final grad
+    assert 'id="n0-grad"' in last and ">−3.0000<" in last  # a's final grad
 
 
 def test_zip_refuses_too_many_steps_before_drawing(client: TestClient) -> None:
@@ -162,7 +168,7 @@ def test_offline_html_holds_everything_and_fetches_nothing(client: TestClient, g
     assert not re.search(r'\b(src|href)="', html)  # no file, no link, no network
     assert "import " not in html.split("<script>", 1)[1]  # one classic script, no modules
     assert html.count("</script>") == 2  # the data and the script, nothing closed early
-    for module in ("player.js", "graph.js", "model.js", "panels.js", "explain.js", "format.js"):
+    for module in ("stepper.js", "graph.js", "model.js", "parts.js", "explain.js", "config.js"):
         assert f"// ---- {module}" in html
     assert 'id=\\"n0-grad\\"' in html  # the SVG, inside the JSON data
     assert ".player-graph {" in html and ".gradstep-graph text {" in html  # the stylesheets
@@ -203,7 +209,7 @@ def test_qr_code_svg_and_a_link_too_long(client: TestClient) -> None:
 
 
 def test_png_without_fonts_is_a_503_that_says_so(client: TestClient, monkeypatch) -> None:
-    from app import raster
+    from app.draw import png as raster
 
     monkeypatch.setattr(raster, "FONT_DIRS", ("/nonexistent/fonts",))
     raster.font_dirs.cache_clear()

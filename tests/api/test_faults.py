@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from programs import dense_source
 
 from app.capacity import Gate, SingleFlight, Unavailable
-from app.layout import LayoutSettings
-from app.layout.dot_backend import dot_available
-from app.layout.wasm_backend import wasm_available
+from app.draw.layout import LayoutSettings
+from app.draw.layout.dot_backend import dot_available
+from app.draw.layout.wasm_backend import wasm_available
 from app.main import create_app
 
 SMALL = "a = 2.0\nb = a * a + 1\n"
@@ -114,7 +114,7 @@ def wasm_workers() -> list[int]:
             ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
-        if ppid == os.getpid() and b"app.layout.wasm_worker" in cmdline:
+        if ppid == os.getpid() and b"app.draw.layout.wasm_worker" in cmdline:
             found.append(int(entry.name))
     return found
 
@@ -244,51 +244,18 @@ def test_single_flight_computes_once_for_concurrent_callers_and_shares_errors() 
 
 
 @needs_dot
-def test_a_graph_that_timed_out_is_refused_at_once_when_sent_again() -> None:
+def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
+    """A timeout under load says nothing about the graph when the server is idle: it used to be
+    refused for ten minutes after one timeout (85 refusals of a legitimate MLP in 136)."""
     with TestClient(create_app(LayoutSettings(backend="dot", timeout=0.5))) as client:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         calls: list[int] = []
         original = layout.svg
         layout.svg = lambda source: calls.append(1) or original(source)
         slow = {"source": dense_source(16, 8)}
-        first = client.post("/api/graph", json=slow)
-        second = client.post("/api/graph", json=slow)
-        for response in (first, second):
+        for attempt in (1, 2):
+            response = client.post("/api/graph", json=slow)
             assert response.status_code == 422
             assert "too complex to draw" in response.json()["error"]["message"]
-        assert len(calls) == 1  # the second never reached Graphviz
+            assert len(calls) == attempt  # Graphviz got a second chance
         assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
-        assert len(calls) == 2
-
-
-@needs_dot
-def test_large_graphs_lay_out_one_at_a_time_and_small_ones_still_draw(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("GRADSTEP_LARGE_LAYOUT_QUEUE", "0")
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
-        layout = client.app.state.layout  # type: ignore[attr-defined]
-        in_layout = threading.Event()
-        release = threading.Event()
-        original = layout.svg
-
-        def held_svg(source: str) -> str:
-            if source.count("->") > 500:
-                in_layout.set()
-                release.wait(30)
-            return original(source)
-
-        layout.svg = held_svg
-        holder = threading.Thread(
-            target=lambda: client.post("/api/graph", json={"source": dense_source(8, 4)})
-        )
-        holder.start()
-        try:
-            assert in_layout.wait(30)
-            busy = client.post("/api/graph", json={"source": dense_source(8, 5)})
-            assert busy.status_code == 503 and busy.headers["retry-after"] == "5"
-            assert "1 large-graph layouts are running" in busy.json()["error"]["message"]
-            assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
-        finally:
-            release.set()
-            holder.join(30)

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
-from app.layout import LayoutSettings
-from app.layout.dot_backend import dot_available
+from app.draw.layout import LayoutSettings
+from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")

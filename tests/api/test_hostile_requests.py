@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from programs import dense_source
 
-from app.layout import LayoutSettings
-from app.layout.dot_backend import dot_available
+from app.draw.layout import LayoutSettings
+from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
@@ -285,16 +285,16 @@ def test_any_label_string_is_drawn_as_text(client: TestClient) -> None:
     """The language only makes labels from names, but a notebook using the engine can set any
     string (micrograd's ``e.label = ...``): every character reaches the drawing as text."""
     import engine
-    from app.render import short_label, structure_digraph
-    from app.stepview import slot_texts
+    from app.draw.dot import dot_source, short_label
+    from app.draw.texts import slot_texts, step_state
 
     layout = client.app.state.layout  # type: ignore[attr-defined]
     for hostile in [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]:
         program = engine.parse("a = 2.0\nb = a * a\n")
         for value in program.labels:
             value.label = hostile
-        dot = structure_digraph(program.output).source
-        svg = layout.template(dot).template.fill(slot_texts(engine.trace(program)))
+        trace = engine.trace(program)
+        svg = layout.template(dot_source(trace)).template.fill(slot_texts(trace, step_state(trace)))
         assert_safe_svg(svg)
         root = ET.fromstring(svg)
         labels = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from backends import BACKENDS
 
-from app.layout import Layout, LayoutSettings, choose_backend
+from app.draw.layout import Layout, LayoutSettings, choose_backend
 from engine import GradstepError
 
 

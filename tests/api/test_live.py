@@ -14,7 +14,7 @@ import uvicorn
 from backends import BACKENDS
 from programs import dense_source
 
-from app.layout import LayoutSettings
+from app.draw.layout import LayoutSettings
 from app.main import create_app
 from app.presets import MICROGRAD_README
 
@@ -60,7 +60,7 @@ def test_readme_program_over_a_real_socket(live: LiveServer) -> None:
     response = httpx.post(f"{live.url}/api/graph", json={"source": MICROGRAD_README}, timeout=60)
     assert response.status_code == 200
     body = response.json()
-    nodes = {n["label"]: n for n in body["trace"]["nodes"]}
+    nodes = {n["name"]: n for n in body["trace"]["nodes"]}
     assert round(nodes["a"]["grad"], 4) == 138.8338 and round(nodes["b"]["grad"], 4) == 645.5773
     for n in body["trace"]["nodes"]:
         assert f'id="n{n["id"]}"' in body["svg"]

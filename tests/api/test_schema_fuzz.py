@@ -14,8 +14,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app.layout import LayoutSettings
-from app.layout.dot_backend import dot_available
+from app.draw.layout import LayoutSettings
+from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")

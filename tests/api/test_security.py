@@ -43,7 +43,7 @@ def test_main_page_may_not_be_framed_and_runs_no_inline_code(client: TestClient)
 
 
 def test_embed_and_its_assets_may_be_framed_by_any_site(client: TestClient) -> None:
-    for path in ("/embed", "/static/embed.js", "/static/embed.css", "/static/player.js"):
+    for path in ("/embed", "/static/embed.js", "/static/embed.css", "/static/stepper.js"):
         response = client.get(path)
         assert response.status_code == 200, path
         csp = directives(response.headers["content-security-policy"])

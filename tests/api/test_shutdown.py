@@ -19,7 +19,7 @@ import httpx
 import pytest
 from programs import dense_source
 
-from app.layout.dot_backend import dot_available
+from app.draw.layout.dot_backend import dot_available
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")

@@ -25,7 +25,7 @@ from app.schemas import (
     TrainInspectResponse,
     TrainStartEvent,
 )
-from app.training_jobs import RETRY_AFTER_S, Job, TrainingJobs
+from app.training.jobs import RETRY_AFTER_S, Job, TrainingJobs
 from engine import parse
 
 MODELS: dict[str, type[BaseModel]] = {
@@ -165,33 +165,22 @@ def test_all_slots_busy_is_503_with_retry_after(client: TestClient) -> None:
             assert busy.status_code == 503
             assert busy.headers["retry-after"] == str(RETRY_AFTER_S)
             assert "busy" in busy.json()["error"]["message"]
-            assert client.post(f"/api/train/{job.id}/stop").status_code == 202
-            list(first.iter_lines())
-        assert_worker_ended(job)
+        assert_worker_ended(job)  # closing the stream (Stop) ended the job
         again = client.post("/api/train", json={"preset": "xor-tanh", "epochs": 2})
         assert again.status_code == 200  # the slot is free once the worker has ended
     finally:
         app.state.training = TrainingJobs()  # type: ignore[attr-defined]
 
 
-def test_stop_ends_the_run_between_batches_and_the_worker_exits(client: TestClient) -> None:
-    with client.stream("POST", "/api/train", json=SLOW) as response:
-        job = job_of(client, response.headers["x-training-job"])
-        seen = []
-        for name, data in events(response.iter_lines()):
-            seen.append((name, data))
-            if name == "epoch" and data["epoch"] == 2:
-                assert client.post(f"/api/train/{job.id}/stop").status_code == 202
-    name, done = seen[-1]
-    assert name == "done" and done["stopped"] is True
-    assert 2 <= done["epochs_run"] < 200
-    assert len(done["parameters"]) == 337
-    assert_worker_ended(job)
-    assert job.process.exitcode == 0  # it stopped by itself, not by a signal
-    assert job.reason == "stop"
-    assert client.get("/api/train/jobs").json() == []
-    missing = client.post(f"/api/train/{job.id}/stop")
-    assert missing.status_code == 404 and "no running training job" in missing.text
+def test_every_boundary_carries_the_model_it_was_drawn_from(client: TestClient) -> None:
+    """Stop closes the stream, so no ``done`` event arrives: the page inspects points with the
+    model of the last boundary it drew."""
+    with client.stream("POST", "/api/train", json={"preset": "micrograd-moons", "epochs": 3}) as r:
+        seen = list(events(r.iter_lines()))
+    boundaries = [data for name, data in seen if name == "boundary"]
+    assert boundaries and all(len(b["parameters"]) == 337 for b in boundaries)
+    done = seen[-1][1]
+    assert boundaries[-1]["parameters"] == done["parameters"]  # the last is the final model
 
 
 def test_a_worker_that_dies_ends_the_stream_with_an_error_event(client: TestClient) -> None:
@@ -283,7 +272,7 @@ def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None
     assert inspected.url.startswith("/?source=")
     graph = client.post("/api/graph", json={"source": inspected.source}).json()["trace"]
     output = next(n for n in graph["nodes"] if n["id"] == graph["output"])
-    assert output["data"] == inspected.loss and output["label"] == "loss"
+    assert output["data"] == inspected.loss and output["name"] == "loss"
 
     wrong = client.post("/api/train/inspect", json={**body, "parameters": [0.0] * 5})
     assert wrong.status_code == 422 and "this model has 33, not 5" in wrong.text
@@ -298,7 +287,7 @@ def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None
 
 def test_openapi_describes_the_training_api(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    assert {"/api/train", "/api/train/{job_id}/stop", "/api/train/inspect"} <= set(spec["paths"])
+    assert {"/api/train", "/api/train/inspect"} <= set(spec["paths"])
     stream = spec["paths"]["/api/train"]["post"]["responses"]
     assert "text/event-stream" in stream["200"]["content"]
     assert "503" in stream and "422" in stream

@@ -117,7 +117,7 @@ def test_replay_is_exact_for_random_programs(source: str) -> None:
 
 def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
     t = trace(parse("a = 3.0; b = a + a"))
-    a = next(n for n in t.nodes if n.label == "a")
+    a = next(n for n in t.nodes if n.name == "a")
     assert [(e.source, e.position) for e in t.edges] == [(a.id, 0), (a.id, 1)]
     steps = [s for s in t.backward if not s.seed]
     assert len(steps) == 1
@@ -130,9 +130,9 @@ def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
 
 def test_readme_trace_numbers() -> None:
     t = trace(parse(MICROGRAD_README))
-    by_label = {n.label: n for n in t.nodes if n.label}
+    by_label = {n.name: n for n in t.nodes}
     assert round(t.nodes[t.output].data, 4) == 24.7041
-    assert t.nodes[t.output].kind == "output" and t.nodes[t.output].label == "g₁"
+    assert t.nodes[t.output].kind == "output" and t.nodes[t.output].name == "g₁"
     assert round(by_label["a"].grad, 4) == 138.8338  # type: ignore[arg-type]
     assert round(by_label["b"].grad, 4) == 645.5773  # type: ignore[arg-type]
 
@@ -152,8 +152,8 @@ def test_node_ids_kinds_and_topology() -> None:
 def test_ids_are_stable_for_value_only_changes() -> None:
     one = trace(parse(MICROGRAD_README))
     two = trace(parse(MICROGRAD_README, {"a": 0.5, "b": 1.25}))
-    assert [(n.id, n.label, n.kind, n.op, n.span) for n in one.nodes] == [
-        (n.id, n.label, n.kind, n.op, n.span) for n in two.nodes
+    assert [(n.id, n.name, n.kind, n.op, n.span, n.formula) for n in one.nodes] == [
+        (n.id, n.name, n.kind, n.op, n.span, n.formula) for n in two.nodes
     ]
     assert one.edges == two.edges
     assert one.nodes[0].data != two.nodes[0].data
@@ -162,33 +162,43 @@ def test_ids_are_stable_for_value_only_changes() -> None:
 def test_forward_steps_in_topological_order_with_readable_text() -> None:
     t = trace(parse("a = -4.0\nb = 2.0\nc = a * b"))
     (step,) = t.forward
-    assert step.node == t.output and step.operands == (-4.0, 2.0) and step.result == -8.0
-    assert step.text == "c = a * b = (−4.0) * 2.0 = −8.0"
+    assert step.node == t.output
+    assert step.text == ("c = a·b = ", (-4.0,), "·", (2.0,), " = ", -8.0)
     topo = [t.nodes[s.node].topo for s in t.forward]
     assert topo == sorted(topo)
 
 
-def test_backward_contribution_names_rule_and_local_expression() -> None:
+def test_backward_contribution_writes_the_rule_in_the_users_names() -> None:
     t = trace(parse("x = 0.5\nw = 2.0\nh = x * w\ny = h.tanh()"))
     tanh_step, mul_step = t.backward[1], t.backward[2]
     (tanh_c,) = tanh_step.contributions
-    assert tanh_c.rule == "∂tanh(x)/∂x = 1 − tanh²(x)"
-    assert tanh_c.local_expr == "1 − y²"
+    assert tanh_c.rule == ("∂y/∂h = (1 − y²)",)  # y's own name, never a template letter
     assert tanh_c.local == pytest.approx(1 - math.tanh(1.0) ** 2)
     x_c, w_c = mul_step.contributions
-    assert (x_c.local_expr, w_c.local_expr) == ("w", "x")
+    assert (x_c.rule, w_c.rule) == (("∂h/∂x = w",), ("∂h/∂w = x",))
     assert (x_c.local, w_c.local) == (2.0, 0.5)
 
 
-def test_local_expressions_of_unnamed_values_stay_readable() -> None:
+def test_names_of_unnamed_values_are_their_expressions() -> None:
     t = trace(parse("a = 2.0\nb = 3.0\ny = (a + b) * (a - b)"))
+    assert [n.name for n in t.nodes] == ["a", "b", "a + b", "a − b", "y"]
     mul = t.backward[1]
-    assert [c.local_expr for c in mul.contributions] == ["(a - b)", "(a + b)"]
+    assert [c.rule for c in mul.contributions] == [
+        ("∂y/∂(a + b) = (a − b)",),
+        ("∂y/∂(a − b) = (a + b)",),
+    ]
+
+
+def test_names_after_a_rebinding_are_the_graphs_not_the_sources() -> None:
+    """The source says ``c`` on line 3, where the graph has ``c₁``: names follow the graph."""
+    t = trace(parse("c = 2.0\nc += 1\nd = 1 + c"))
+    assert [n.name for n in t.nodes if n.kind != "constant"] == ["c", "c₁", "d"]
+    assert t.nodes[t.output].formula == "d = 1 + c₁"
 
 
 def test_numerical_check_beside_autograd_for_every_input() -> None:
     t = trace(parse(LECTURE_NEURON))
-    assert [c.label for c in t.inputs] == ["x1", "w1", "x2", "w2", "b"]
+    assert [c.name for c in t.inputs] == ["x1", "w1", "x2", "w2", "b"]
     for check in t.inputs:
         assert not check.skipped
         assert check.numeric == pytest.approx(check.grad, abs=1e-6)
@@ -197,16 +207,9 @@ def test_numerical_check_beside_autograd_for_every_input() -> None:
 
 def test_numerical_check_is_none_when_a_nudge_leaves_the_domain() -> None:
     t = trace(parse("x = 0.0\ny = sqrt(x + 1) * relu(x) + x"))
-    assert t.inputs[0].label == "x"  # still checked; relu's kink gives a finite estimate
+    assert t.inputs[0].name == "x"  # still checked; relu's kink gives a finite estimate
     t = trace(parse("x = 1e-300\ny = log(x)"))
     assert t.inputs[0].numeric is None
-
-
-def test_op_counts() -> None:
-    t = trace(parse("a = 2.0\nb = 3.0\nc = a * b + a"))
-    # per operand: the local derivative (free for * and +), times upstream, then +=
-    assert (t.counts.forward, t.counts.backward) == (2, 8)
-    assert t.counts.ratio == 4.0
 
 
 def test_undefined_gradient_points_at_its_expression() -> None:
@@ -224,12 +227,23 @@ def test_single_input_program() -> None:
     assert t.forward == ()
 
 
-def test_local_expressions_parenthesise_only_loose_operators() -> None:
+def test_compound_names_are_bracketed_inside_formulas() -> None:
     t = trace(parse("x = 2.0\ny = tanh(x * x) * (x - 1) * -3"))
-    exprs = [c.local_expr for s in t.backward for c in s.contributions]
-    assert exprs[0] == "−3"  # a constant, with a true minus sign
-    assert "tanh(x * x)" in exprs  # a call needs no parentheses
-    assert "(x - 1)" in exprs
+    rules = [c.rule[0] for s in t.backward for c in s.contributions]
+    assert "∂y/∂#5 = (−3)" in rules  # a negative constant is bracketed
+    assert "∂(x·x)/∂x⁽¹⁾ = x⁽²⁾" in rules  # named by its expression: said once
+    assert any(r.startswith("∂tanh(x·x)/∂(x·x) = (1 − tanh(x·x)²)") for r in rules)
+    assert "∂(x − 1)/∂x = 1" in rules
+
+
+def test_each_step_state_field_says_when_a_node_changes() -> None:
+    t = trace(parse("a = 3.0\nb = a * 2\nc = b + a"))
+    a, two, b, c = t.nodes
+    assert (a.computed_at, b.computed_at, c.computed_at) == (-1, 0, 1)
+    assert (c.grad_from, c.grad_final) == (0, 0)  # the seed
+    assert (b.grad_from, b.grad_final) == (1, 1)
+    assert (a.grad_from, a.grad_final) == (1, 2)  # from c, then from b
+    assert (two.grad_from, two.grad_final, two.grad) == (-1, -1, None)
 
 
 def test_numerical_check_stops_at_its_budget() -> None:

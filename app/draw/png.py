@@ -3,19 +3,30 @@
 resvg understands class selectors but not CSS custom properties, so ``static/graph.css`` is
 flattened for one theme first: every ``var(--g-…)`` replaced by that theme's colour, the theme
 blocks, media queries and animations dropped. The page and the PNG keep one stylesheet.
+
+resvg draws a PNG in about half a second and holds the GIL all the while, so in the server's
+process every other request (a graph takes milliseconds) would wait behind each PNG. It runs in
+a small process pool instead, on its own core; a gate bounds its queue (503 + Retry-After
+beyond), and a pool whose process died is replaced, the request answered 503.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from app.offload import rasterise
+from app.capacity import Gate, Unavailable
+from app.draw.svg import Theme
 from app.paths import GRAPH_CSS
-from app.standalone import Theme
 from engine.errors import GradstepError
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
@@ -26,6 +37,7 @@ PT_TO_PX = 4 / 3  # Graphviz sizes the SVG in points; CSS pixels are 0.75 pt
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _ROOT_BLOCK = re.compile(r":root(?:\[[^\]]*\])?\s*\{(?P<body>[^}]*)\}")
 _PROPERTY = re.compile(r"(--[\w-]+)\s*:\s*([^;]+);")
+_LIGHT_DARK = re.compile(r"light-dark\(\s*([^,()]+?)\s*,\s*([^,()]+?)\s*\)")
 _NESTED_AT_RULE = re.compile(r"@(?:media|keyframes)[^{]*\{(?:[^{}]*\{[^{}]*\})*\s*\}")
 _VAR = re.compile(r"var\((--[\w-]+)\)")
 _SIZE = re.compile(r'\b(width|height)="([\d.]+)pt"')
@@ -40,21 +52,21 @@ class FontMissingError(HTTPException):
         super().__init__(503, message)
 
 
-def _theme_properties(css: str) -> dict[str, dict[str, str]]:
-    """The custom properties of ``:root`` (light) and ``:root[data-theme="dark"]``."""
-    themes: dict[str, dict[str, str]] = {}
+def theme_colours(css: str, theme: Theme) -> dict[str, str]:
+    """The custom properties of ``:root`` with every ``light-dark(light, dark)`` resolved."""
+    pick = 1 if theme == "light" else 2
+    css = _NESTED_AT_RULE.sub("", _COMMENT.sub("", css))
+    colours: dict[str, str] = {}
     for match in _ROOT_BLOCK.finditer(css):
-        name = "dark" if "dark" in match.group(0).split("{", 1)[0] else "light"
-        themes.setdefault(name, {}).update(_PROPERTY.findall(match["body"]))
-    return themes
+        for name, value in _PROPERTY.findall(match["body"]):
+            colours[name] = _LIGHT_DARK.sub(lambda m: m.group(pick), value).strip()
+    return colours
 
 
 @lru_cache(maxsize=4)
 def _flat_css(css: str, theme: Theme) -> str:
-    css = _COMMENT.sub("", css)
-    themes = _theme_properties(_NESTED_AT_RULE.sub("", css))
-    colours = {**themes.get("light", {}), **themes.get(theme, {})}
-    rules = _ROOT_BLOCK.sub("", _NESTED_AT_RULE.sub("", css))
+    colours = theme_colours(css, theme)
+    rules = _ROOT_BLOCK.sub("", _NESTED_AT_RULE.sub("", _COMMENT.sub("", css)))
     return _VAR.sub(lambda m: colours.get(m.group(1), "black"), rules)
 
 
@@ -64,9 +76,7 @@ def flat_css(theme: Theme) -> str:
 
 
 def background(theme: Theme) -> str:
-    css = _COMMENT.sub("", GRAPH_CSS.read_text(encoding="utf-8"))
-    themes = _theme_properties(_NESTED_AT_RULE.sub("", css))
-    return {**themes.get("light", {}), **themes.get(theme, {})}.get("--g-bg", "#ffffff")
+    return theme_colours(GRAPH_CSS.read_text(encoding="utf-8"), theme).get("--g-bg", "#ffffff")
 
 
 @lru_cache(maxsize=1)
@@ -124,3 +134,63 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
         text_rendering="optimize_legibility",
     )
     return bytes(png)
+
+
+# ── the PNG process pool ──────────────────────────────────────────────────────────────────────
+
+PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to requests
+PNG_QUEUE = 2  # PNGs waiting for a process: under full load a longer queue waited 20 s
+RETRY_AFTER_PNG_S = 2
+PNG_NICENESS = 10  # a download can wait a little; a student stepping through a graph cannot
+
+_gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+
+
+def _render(arguments: dict[str, Any]) -> bytes:
+    """Runs in the pool's process: imports resvg only, so the process starts quickly."""
+    import resvg_py
+
+    return bytes(resvg_py.svg_to_bytes(**arguments))
+
+
+def _current_pool() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            spawn = multiprocessing.get_context("spawn")  # never fork a threaded server
+            _pool = ProcessPoolExecutor(
+                PNG_PROCESSES, mp_context=spawn, initializer=os.nice, initargs=(PNG_NICENESS,)
+            )
+        return _pool
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def rasterise(**arguments: Any) -> bytes:
+    """``resvg_py.svg_to_bytes(**arguments)``, run in the PNG process pool."""
+    with _gate.slot():
+        pool = _current_pool()
+        try:
+            return pool.submit(_render, arguments).result()
+        except BrokenProcessPool:
+            _discard(pool)  # the next PNG starts a fresh process
+            raise Unavailable(
+                "the PNG renderer failed (its process ended); please try again",
+                "render_failed",
+                1,
+            ) from None
+
+
+def shutdown() -> None:
+    with _lock:
+        pool = _pool
+    if pool is not None:
+        _discard(pool)

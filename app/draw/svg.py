@@ -1,4 +1,5 @@
-"""An SVG laid out once, with holes where the numbers, labels and state classes go.
+"""An SVG laid out once, with holes where the numbers, labels and state classes go; and a
+filled one as a standalone file (styles inlined, usable as ``<img src>``).
 
 Graphviz writes one ``<g id="..." class="...">`` per node and edge and, inside a value's
 record, its texts in field order (label, data, grad). The template keeps everything else as
@@ -10,8 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
+from typing import Literal
 from xml.sax.saxutils import escape
+
+from app.paths import GRAPH_CSS
+
+Theme = Literal["light", "dark"]
 
 _GROUP_OR_TEXT = re.compile(
     r'<g id="(?P<gid>[^"]*)" class="[^"]*">|<text (?P<attrs>[^>]*)>(?P<body>[^<]*)</text>'
@@ -39,7 +46,7 @@ _QUOTES = {'"': "&quot;"}
 
 
 def make_template(svg: str) -> SvgTemplate:
-    """Cut a Graphviz SVG (drawn from ``app.render``'s DOT) into a template."""
+    """Cut a Graphviz SVG (drawn from ``app.draw.dot``'s DOT) into a template."""
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
     svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
     parts: list[str] = []
@@ -65,3 +72,26 @@ def make_template(svg: str) -> SvgTemplate:
             last = match.start("body") + len(match["body"])
     parts.append(svg[last:])
     return SvgTemplate(tuple(parts), tuple(slots))
+
+
+@lru_cache(maxsize=1)
+def _css(mtime_ns: int) -> str:
+    return GRAPH_CSS.read_text(encoding="utf-8").replace("]]>", "]]]]><![CDATA[>")
+
+
+def graph_css() -> str:
+    """static/graph.css as it is on disk now (re-read when it changes); empty if missing."""
+    try:
+        return _css(GRAPH_CSS.stat().st_mtime_ns)
+    except FileNotFoundError:
+        return ""
+
+
+def standalone_svg(svg: str, theme: Theme = "light") -> str:
+    """``svg`` (a filled template) as a file: XML declaration, theme class, inline CSS."""
+    root_end = svg.index(">", svg.index("<svg")) + 1
+    root = svg[:root_end].replace(
+        'class="gradstep-graph"', f'class="gradstep-graph theme-{theme}" data-theme="{theme}"', 1
+    )
+    style = f"\n<style><![CDATA[\n{graph_css()}\n]]></style>"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + root + style + svg[root_end:]

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 from app.capacity import layout_failed
-from app.layout.limits import too_complex
+from app.draw.layout.limits import too_complex
 from engine.errors import GradstepError
 
 

@@ -17,19 +17,18 @@ from contextlib import asynccontextmanager
 from types import FrameType
 from typing import Any
 
-from fastapi import FastAPI
+from app.training.jobs import TrainingJobs
 
 EXIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-def cancel_training(app: FastAPI, reason: str = "shutdown") -> None:
-    jobs = getattr(app.state, "training", None)  # made on the first job (app/training.py)
-    for job in jobs.running() if jobs is not None else ():
+def cancel_training(jobs: TrainingJobs, reason: str = "shutdown") -> None:
+    for job in jobs.running():
         job.cancel(reason)
 
 
 @asynccontextmanager
-async def stop_training_on_exit(app: FastAPI) -> AsyncIterator[None]:
+async def stop_training_on_exit(jobs: TrainingJobs) -> AsyncIterator[None]:
     """A lifespan: chains a handler before the server's own for SIGTERM and SIGINT (signals
     reach only the main thread; under TestClient there is none to hook), and at shutdown waits
     for every worker to end."""
@@ -42,7 +41,7 @@ async def stop_training_on_exit(app: FastAPI) -> AsyncIterator[None]:
                 continue
 
             def on_exit(number: int, frame: FrameType | None, previous: Any = previous) -> None:
-                loop.call_soon_threadsafe(cancel_training, app)
+                loop.call_soon_threadsafe(cancel_training, jobs)
                 if callable(previous):
                     previous(number, frame)
 
@@ -53,6 +52,4 @@ async def stop_training_on_exit(app: FastAPI) -> AsyncIterator[None]:
     finally:
         for hooked_sig, previous_handler in hooked.items():
             signal.signal(hooked_sig, previous_handler)
-        jobs = getattr(app.state, "training", None)
-        if jobs is not None:
-            await asyncio.to_thread(jobs.close)
+        await asyncio.to_thread(jobs.close)

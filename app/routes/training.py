@@ -1,9 +1,9 @@
 """The training lab: the /train page, and training jobs streamed as Server-Sent Events.
 
 ``POST /api/train`` answers with ``text/event-stream``: ``start``, one ``epoch`` per epoch, a
-``boundary`` every few epochs, then ``done`` (or ``error``). The stream is the job: when the
-client goes away (Stop via ``POST /api/train/{job}/stop``, an aborted fetch, a closed tab) the
-job is cancelled and its worker process ends.
+``boundary`` (with the model it was drawn from) every few epochs, then ``done`` (or ``error``).
+The stream is the job: when the client closes it (Stop, a closed tab) the job is cancelled and
+its worker process ends.
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
-from app import job_board
 from app.errors import error_body
-from app.pages import templates
 from app.schemas import (
     ErrorResponse,
     TrainBoundaryEvent,
@@ -32,8 +30,7 @@ from app.schemas import (
     TrainRequest,
     TrainStartEvent,
 )
-from app.shutdown import stop_training_on_exit
-from app.training_jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
+from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
 from engine.lab.point_program import MAX_INSPECT_VALUES, point_program
 from engine.lab.train import (
@@ -52,9 +49,7 @@ MAX_TRAIN_EPOCHS = 1_000
 MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
 
 router = APIRouter(
-    tags=["training"],
-    responses={422: {"model": ErrorResponse, "description": "bad input"}},
-    lifespan=stop_training_on_exit,  # SIGTERM stops jobs; shutdown waits for their workers
+    tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
 )
 
 TrainEvent = TrainStartEvent | TrainEpochEvent | TrainBoundaryEvent | TrainDoneEvent | ErrorResponse
@@ -72,10 +67,7 @@ class EventStream(StreamingResponse):
 
 
 def jobs_of(request: Request) -> TrainingJobs:
-    state = request.app.state
-    if not hasattr(state, "training"):
-        state.training = TrainingJobs()
-    jobs: TrainingJobs = state.training
+    jobs: TrainingJobs = request.app.state.training
     return jobs
 
 
@@ -112,11 +104,6 @@ def config_out(config: TrainConfig) -> dict[str, Any]:
     out["hidden"] = list(config.hidden)
     out["boundary_every"] = boundary_every(config)
     return out
-
-
-@router.get("/train", response_class=HTMLResponse, include_in_schema=False)
-def train_page(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "train.html", {"static_url": "/static"})
 
 
 @router.get("/api/train/options", response_model=TrainOptionsOut)
@@ -173,19 +160,6 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
 
     headers = {"cache-control": "no-store", "x-accel-buffering": "no", "x-training-job": job.id}
     return EventStream(events(), headers=headers)
-
-
-@router.post("/api/train/{job_id}/stop", status_code=202, responses={404: {"model": ErrorResponse}})
-async def stop_job(job_id: str, request: Request) -> Response:
-    """Stop a job between batches; its stream ends with a ``done`` event, ``stopped`` true."""
-    job = jobs_of(request).get(job_id)
-    if job is None and job_board.request_stop(job_id):
-        return Response(status_code=202)  # held by another worker process of this server
-    if job is None:
-        body = error_body(f"no running training job {job_id!r}", "not_found")
-        return JSONResponse(body, status_code=404)
-    job.cancel("stop")
-    return Response(status_code=202)
 
 
 @router.get("/api/train/jobs", response_model=list[TrainJobOut])

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from app import job_board
-from app.training_worker import Message, run
+from app.training.worker import Message, run
 from engine.lab.train import TrainConfig
 
 MAX_TRAINING_JOBS = 2  # concurrent jobs: one per core of a small server
@@ -103,7 +102,6 @@ class TrainingJobs:
             raise
         finally:
             child.close()  # the worker holds the only write end: its exit means end of file
-        job_board.pin(job.id)  # a Stop that reaches another worker process finds it
         threading.Thread(target=self._read, args=(job,), name=f"read-{job.id}", daemon=True).start()
         return job
 
@@ -129,8 +127,6 @@ class TrainingJobs:
                 if not job.conn.poll(POLL_S):
                     if time.monotonic() - job.started > MAX_TRAINING_SECONDS:
                         job.cancel("time limit")
-                    elif job_board.stop_requested(job.id):
-                        job.cancel("stop")
                     continue
                 message = job.conn.recv()
                 if message[0] == "epoch":
@@ -141,7 +137,6 @@ class TrainingJobs:
         finally:
             job.process.join()
             job.conn.close()
-            job_board.unpin(job.id)
             with self._lock:
                 self._jobs.pop(job.id, None)
             job.ended.set()

@@ -16,10 +16,11 @@ from pathlib import Path
 from markupsafe import Markup
 from pydantic import TypeAdapter
 
-from app.pages import templates
+from app.browser_config import CONFIG_MODULE, config_module
+from app.draw.svg import Theme
 from app.paths import STATIC_DIR
-from app.standalone import Theme
-from app.stepview import Phase
+from app.templating import templates
+from engine.steps import Phase
 from engine.trace import Trace
 
 OFFLINE_ENTRY = "offline.js"
@@ -59,13 +60,14 @@ def bundle(entry: str, static_dir: Path = STATIC_DIR) -> str:
     """``entry`` and every module it imports (relative ``./x.js`` only) as one classic script."""
     order: list[str] = []
     sources: dict[str, str] = {}
+    generated = {CONFIG_MODULE: config_module()}  # served by a route, not a file
 
     def visit(file: str, path: tuple[str, ...]) -> None:
         if file in sources:
             return
         if file in path:
             raise BundleError(f"import cycle: {' -> '.join((*path, file))}")
-        text = (static_dir / file).read_text(encoding="utf-8")
+        text = generated[file] if file in generated else (static_dir / file).read_text("utf-8")
         sources[file] = text
         for match in _IMPORT.finditer(text):
             visit(match["file"], (*path, file))
@@ -118,6 +120,6 @@ def offline_html(
         offline=True,
         title="gradstep · " + (source.strip().splitlines() or ["a program"])[0][:60],
         styles=Markup(_styles()),
-        script=Markup(bundle(OFFLINE_ENTRY)),
+        bundle=Markup(bundle(OFFLINE_ENTRY)),
         data_json=Markup(data_json),
     )

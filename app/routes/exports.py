@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
 from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
-from app.api import parse_values_query
-from app.exports import backward_gif, build_zip, check_export, walk, zip_of_steps
-from app.layout import Layout
-from app.offline import offline_html
+from app.draw.frames import backward_gif, build_zip, check_export, walk, zip_of_steps
+from app.draw.offline import offline_html
+from app.draw.png import fit_scale, svg_to_png
 from app.pipeline import Drawn, draw
-from app.raster import fit_scale, svg_to_png
-from app.render import Rankdir
-from app.schemas import MAX_SOURCE_CHARS, ErrorResponse
-from app.standalone import Theme
-from app.stepview import Phase, slot_texts
+from app.query import Graph, GraphQuery
+from app.routes.graph import layout_of
+from app.schemas import ErrorResponse
 from engine.errors import GradstepError
+from engine.steps import Phase
 
 router = APIRouter(
     tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -41,38 +38,17 @@ Scale = Annotated[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class GraphQuery:
-    """The parameters every export shares with ``/api/graph.svg``."""
-
-    source: str
-    values: str | None
-    theme: Theme
-    rankdir: Rankdir
-
-    def draw(self, request: Request) -> Drawn:
-        layout: Layout = request.app.state.layout
-        return draw(layout, self.source, parse_values_query(self.values), self.rankdir)
-
-    def filename(self, suffix: str) -> str:
-        """A file name from the program's first real line: ``gradstep-a-value-4-0.zip``."""
-        for line in self.source.splitlines():
-            words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
-            if words and not line.lstrip().startswith(("import", "from")):
-                return "gradstep-" + "-".join(words)[:40].lower() + suffix
-        return "gradstep" + suffix
+def _draw(request: Request, graph: GraphQuery) -> Drawn:
+    return draw(layout_of(request), graph.source, graph.values, graph.rankdir)
 
 
-def graph_query(
-    source: Annotated[str, Query(max_length=MAX_SOURCE_CHARS)],
-    values: Annotated[str | None, Query(description='{"a": 1} or a=1,b=2')] = None,
-    theme: Theme = "light",
-    rankdir: Rankdir = "LR",
-) -> GraphQuery:
-    return GraphQuery(source, values, theme, rankdir)
-
-
-Graph = Annotated[GraphQuery, Depends(graph_query)]
+def filename(graph: GraphQuery, suffix: str) -> str:
+    """A file name from the program's first real line: ``gradstep-a-value-4-0.zip``."""
+    for line in graph.source.splitlines():
+        words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
+        if words and not line.lstrip().startswith(("import", "from")):
+            return "gradstep-" + "-".join(words)[:40].lower() + suffix
+    return "gradstep" + suffix
 
 
 def _download(body: bytes, media_type: str, filename: str) -> Response:
@@ -93,9 +69,7 @@ def get_graph_png(
     scale: Scale = None,
 ) -> Response:
     """One step as a PNG (the same picture as ``/api/graph.svg``), for "insert image by URL"."""
-    drawn = graph.draw(request)
-    texts = slot_texts(drawn.trace, phase if step is not None else None, step)
-    svg = drawn.laid_out.template.fill(texts)
+    svg = _draw(request, graph).svg(phase, step)
     png = svg_to_png(svg, graph.theme, scale or fit_scale(svg, MAX_PNG_SIDE))
     return Response(png, media_type="image/png", headers={"cache-control": "max-age=3600"})
 
@@ -107,11 +81,11 @@ def get_graph_png(
 )
 def get_graph_zip(request: Request, graph: Graph, scale: Scale = None) -> Response:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
-    drawn = graph.draw(request)
-    scale = scale or fit_scale(drawn.laid_out.template.parts[0], MAX_FRAME_SIDE)
-    check_export(walk(drawn.trace), drawn.laid_out.template, scale)
-    archive = build_zip(zip_of_steps(drawn.laid_out.template, drawn.trace, graph.theme, scale))
-    return _download(archive, "application/zip", graph.filename(".zip"))
+    drawn = _draw(request, graph)
+    scale = scale or fit_scale(drawn.template.parts[0], MAX_FRAME_SIDE)
+    check_export(walk(drawn.trace), drawn.template, scale)
+    archive = build_zip(zip_of_steps(drawn, graph.theme, scale))
+    return _download(archive, "application/zip", filename(graph, ".zip"))
 
 
 @router.get(
@@ -127,11 +101,10 @@ def get_graph_gif(
 ) -> Response:
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
-    drawn = graph.draw(request)
-    scale = scale or fit_scale(drawn.laid_out.template.parts[0], MAX_FRAME_SIDE, preferred=1.0)
-    steps = walk(drawn.trace, ("backward",))
-    check_export(steps, drawn.laid_out.template, scale)
-    gif = backward_gif(drawn.laid_out.template, drawn.trace, graph.theme, scale, delay)
+    drawn = _draw(request, graph)
+    scale = scale or fit_scale(drawn.template.parts[0], MAX_FRAME_SIDE, preferred=1.0)
+    check_export(walk(drawn.trace, ("backward",)), drawn.template, scale)
+    gif = backward_gif(drawn, graph.theme, scale, delay)
     return Response(gif, media_type="image/gif", headers={"cache-control": "max-age=3600"})
 
 
@@ -148,10 +121,9 @@ def get_graph_html(
 ) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
-    drawn = graph.draw(request)
-    svg = drawn.laid_out.template.fill(slot_texts(drawn.trace))
-    html = offline_html(drawn.trace, svg, graph.source, graph.theme, phase, step)
-    return _download(html.encode(), "text/html; charset=utf-8", graph.filename(".html"))
+    drawn = _draw(request, graph)
+    html = offline_html(drawn.trace, drawn.svg(), graph.source, graph.theme, phase, step)
+    return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 
 
 @router.get(

@@ -1,19 +1,16 @@
-"""``/embed`` (the player for iframes in slides and pages) and ``/oembed`` (oEmbed 1.0, so a
-pasted gradstep link becomes a live graph in tools that read oEmbed). Every stepper page
-advertises its oEmbed answer with a discovery ``<link>`` (``oembed_href`` in templates)."""
+"""``/oembed`` (oEmbed 1.0): a pasted gradstep link becomes a live graph (an iframe of
+``/embed``) in tools that read oEmbed. Every page advertises its oEmbed answer with a discovery
+``<link>`` (``oembed_href`` in app/templating.py)."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Annotated, Literal
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
-
-from app.pages import templates
 
 router = APIRouter(tags=["embed"])
 
@@ -36,24 +33,6 @@ class OEmbed(BaseModel):
     html: str
     width: int
     height: int
-
-
-def oembed_href(request: Request) -> str:
-    """The discovery link of the page being rendered: its oEmbed answer, as an absolute URL."""
-    base = str(request.base_url).rstrip("/")
-    return f"{base}/oembed?{urlencode({'url': str(request.url), 'format': 'json'})}"
-
-
-templates.env.globals["oembed_href"] = oembed_href
-
-
-@router.get("/embed", response_class=HTMLResponse, include_in_schema=False)
-def embed_page(request: Request) -> HTMLResponse:
-    """The player alone; state from the query, as ``/``, plus controls, autoplay, theme and
-    scale. Any site may frame it (app/security.py)."""
-    context = {"static_url": "/static", "title": "gradstep", "offline": False}
-    context["oembed_href"] = oembed_href(request)
-    return templates.TemplateResponse(request, "embed.html", context)
 
 
 class OEmbedError(HTTPException):

@@ -1,5 +1,6 @@
 """Laying out DOT as SVG: the ``dot`` program or the WebAssembly Graphviz, under a hard time
-limit, with a bounded LRU cache keyed by the DOT (which holds structure, never numbers)."""
+limit, with a bounded LRU cache keyed by the DOT (which holds structure, never numbers), one
+computation per DOT however many ask at once (single flight) and one gate on how many run."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from app.capacity import LARGE_LAYOUT_EDGES, Gate, RecentFailures, SingleFlight
-from app.layout.dot_backend import dot_available, layout_with_dot
-from app.layout.limits import LayoutSettings, too_complex
-from app.layout.wasm_backend import WasmPool, wasm_available
-from app.svgtemplate import SvgTemplate, make_template
+from app.capacity import Gate, SingleFlight
+from app.draw.layout.dot_backend import dot_available, layout_with_dot
+from app.draw.layout.limits import LayoutSettings
+from app.draw.layout.wasm_backend import WasmPool, wasm_available
+from app.draw.svg import SvgTemplate, make_template
 from engine.errors import GradstepError
 
 __all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
@@ -50,9 +51,7 @@ class Layout:
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
-        self.large_gate = Gate.for_large_layouts()
         self._in_flight = SingleFlight()
-        self._timed_out = RecentFailures()
 
     def svg(self, source: str) -> str:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
@@ -76,22 +75,10 @@ class Layout:
             return hit
         return self._in_flight.run(source, lambda: self._lay_out(source))
 
-    def refuse_known_slow(self, source: str) -> None:
-        """Raise at once if ``source`` ran out of time lately (before any other work on it)."""
-        if source in self._timed_out:
-            raise too_complex(self.settings.timeout)
-
     def _lay_out(self, source: str) -> LaidOut:
-        self.refuse_known_slow(source)
-        large = source.count("->") > LARGE_LAYOUT_EDGES
         start = time.perf_counter()
-        with (self.large_gate if large else self.gate).slot():
-            try:
-                template = make_template(self.svg(source))
-            except GradstepError as error:
-                if error.message == too_complex(self.settings.timeout).message:
-                    self._timed_out.add(source)
-                raise
+        with self.gate.slot():
+            template = make_template(self.svg(source))
         elapsed = (time.perf_counter() - start) * 1000
         with self._lock:
             self._cache[source] = template
@@ -103,7 +90,6 @@ class Layout:
         """Forget every cached layout (benchmarks measure cold requests this way)."""
         with self._lock:
             self._cache.clear()
-        self._timed_out.clear()
 
     def warm(self) -> None:
         """Start a wasm worker ahead of the first request. Only an optimisation: if it fails,

@@ -1,6 +1,6 @@
 """Every step of a program at once, for slide decks that take only pictures: a ZIP of numbered
 PNGs and SVGs (a slide per step) and the backward pass as an animated GIF. Each picture is the
-server's own step state (``app.stepview``) filled into the one laid-out template."""
+engine's state at that step filled into the one laid-out template (``Drawn.svg``)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from app.raster import png_size, svg_to_png
-from app.standalone import Theme, standalone_svg
-from app.stepview import Phase, slot_texts
-from app.svgtemplate import SvgTemplate
+from app.draw.png import png_size, svg_to_png
+from app.draw.svg import SvgTemplate, Theme, standalone_svg
+from app.pipeline import Drawn
 from engine.errors import GradstepError
+from engine.steps import Phase
 from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
@@ -60,17 +60,10 @@ def check_export(steps: list[StepFile], template: SvgTemplate, scale: float) -> 
         )
 
 
-def step_svg(template: SvgTemplate, trace: Trace, step: StepFile) -> str:
-    """The filled SVG of one step, without styles (``standalone_svg`` or resvg add them)."""
-    return template.fill(slot_texts(trace, step.phase, step.step))
-
-
-def zip_of_steps(
-    template: SvgTemplate, trace: Trace, theme: Theme, scale: float
-) -> Iterator[tuple[str, bytes]]:
+def zip_of_steps(drawn: Drawn, theme: Theme, scale: float) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of a standalone SVG and a PNG per step, in walk order."""
-    for step in walk(trace):
-        svg = step_svg(template, trace, step)
+    for step in walk(drawn.trace):
+        svg = drawn.svg(step.phase, step.step)
         yield f"{step.stem}.svg", standalone_svg(svg, theme).encode()
         yield f"{step.stem}.png", svg_to_png(svg, theme, scale)
 
@@ -85,15 +78,12 @@ def build_zip(files: Iterator[tuple[str, bytes]]) -> bytes:
     return buffer.getvalue()
 
 
-def backward_gif(
-    template: SvgTemplate, trace: Trace, theme: Theme, scale: float, delay_ms: int
-) -> bytes:
+def backward_gif(drawn: Drawn, theme: Theme, scale: float, delay_ms: int) -> bytes:
     """The backward pass as an animated GIF, one frame per step, looping, the last frame held
     three times as long so the finished gradients can be read before it starts over."""
-    steps = walk(trace, ("backward",))
     frames = []
-    for step in steps:
-        png = svg_to_png(step_svg(template, trace, step), theme, scale)
+    for step in walk(drawn.trace, ("backward",)):
+        png = svg_to_png(drawn.svg(step.phase, step.step), theme, scale)
         with Image.open(io.BytesIO(png)) as image:
             frames.append(image.convert("RGB").quantize(colors=255, dither=Image.Dither.NONE))
     durations = [delay_ms] * len(frames)

@@ -97,4 +97,10 @@ def start_payload(setup: Setup) -> dict[str, Any]:
 
 
 def grid_payload(event: Boundary) -> dict[str, Any]:
-    return {"n": event.grid.n, "classes": event.grid.classes, "confidence": event.grid.confidence}
+    grid = event.grid
+    return {
+        "n": grid.n,
+        "classes": grid.classes,
+        "confidence": grid.confidence,
+        "parameters": event.parameters,
+    }

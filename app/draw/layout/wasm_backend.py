@@ -16,7 +16,7 @@ import threading
 import time
 
 from app.capacity import Unavailable, layout_failed
-from app.layout.limits import too_complex
+from app.draw.layout.limits import too_complex
 from engine.errors import GradstepError
 
 _STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
@@ -29,7 +29,7 @@ def wasm_available() -> bool:
 class _Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.layout.wasm_worker"],
+            [sys.executable, "-m", "app.draw.layout.wasm_worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -1,0 +1,49 @@
+"""The texts and classes that fill an ``SvgTemplate`` for one step (docs/graph-contract.md,
+"Step states"): the engine's state at that step (``engine.steps``), written with the one
+number formatter. The browser writes the same from the same trace fields (static/graph.js).
+"""
+
+from __future__ import annotations
+
+from app.draw.dot import short_label
+from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, format_number
+from engine.steps import Phase, StepState, finished, state_at
+from engine.trace import Trace
+
+
+def step_state(trace: Trace, phase: Phase | None = None, step: int | None = None) -> StepState:
+    """The state at ``step`` of ``phase``; with no phase, the finished picture."""
+    if phase is None or step is None:
+        return finished(trace)
+    return state_at(trace, phase, step)
+
+
+def slot_texts(trace: Trace, state: StepState, decimals: int = DEFAULT_DECIMALS) -> dict[str, str]:
+    """Every slot of the graph's template (``"n3.data"``, ``"op3.class"``, ...) at ``state``."""
+    lit = {f"e{target}-{position}" for target, position in state.edges}
+    edge_state = " flow" if state.flow else " current"
+    texts: dict[str, str] = {}
+    for n, s in zip(trace.nodes, state.nodes, strict=True):
+        here = " current" if n.id == state.current else ""
+        classes = f"node value kind-{n.kind} {'data-known' if s.data_known else 'data-pending'}"
+        classes += f" grad-{s.grad_state}"
+        if s.grad is not None:
+            classes += f" gbin-{s.bin}"
+        texts[f"n{n.id}.class"] = classes + here
+        texts[f"n{n.id}.label"] = short_label(n.name)
+        texts[f"n{n.id}.data"] = format_number(n.data, decimals, BOX_CHARS) if s.data_known else "?"
+        if s.grad_state == "none":
+            texts[f"n{n.id}.grad"] = "—"
+        elif s.grad is None:
+            texts[f"n{n.id}.grad"] = "?"
+        else:
+            texts[f"n{n.id}.grad"] = format_number(s.grad, decimals, BOX_CHARS)
+        if n.op is not None:
+            pending = "" if s.data_known else " data-pending"
+            texts[f"op{n.id}.class"] = f"node op op-{n.op}{pending}{here}"
+            result = " current" if here and not state.flow else ""
+            texts[f"r{n.id}.class"] = "edge result" + result
+    for e in trace.edges:
+        key = f"e{e.target}-{e.position}"
+        texts[f"{key}.class"] = "edge operand" + (edge_state if key in lit else "")
+    return texts

@@ -1,0 +1,76 @@
+"""The one number formatter: every number a person reads (graph, explanation, exports) is
+written by ``format_number`` here or by its mirror in static/format.js, and both are checked
+against one golden table (tests/format_golden.json).
+
+Rules: ``decimals`` places with a true minus sign (−); an exponent (``1.234e−5``) when the number
+is too large (≥ 1e9) or so small that no digit would show at these decimals; ``-0`` is ``0``; exact
+ties round away from zero (as JavaScript's toFixed does, so the two agree to the last digit).
+A ``width`` (a box in the graph) takes fewer decimals first, down to 2, then an exponent.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+from engine.notation import Parts
+
+DEFAULT_DECIMALS = 4  # as micrograd prints
+MAX_DECIMALS = 6
+BOX_CHARS = 8  # characters a number may take in a graph node ("−27.7668", "−1234.57", "1.235e8")
+LARGE = 1e9
+MINUS = "−"
+
+
+def _fixed(x: float, decimals: int) -> str:
+    q = Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{q:f}"
+
+
+def _exponent(x: float, digits: int) -> str:
+    d = Decimal(x)
+    e = d.copy_abs().adjusted()
+    mantissa = d.scaleb(-e).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    if mantissa.copy_abs() >= 10:  # 9.9996 rounds up to 10.000: one more power of ten
+        e += 1
+        mantissa = d.scaleb(-e).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{mantissa:f}e{e}"
+
+
+def format_number(x: float, decimals: int = DEFAULT_DECIMALS, width: int | None = None) -> str:
+    """``x`` as a person reads it on the page (see the module's rules)."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else MINUS + "∞"
+    text = _fixed(x, decimals) if abs(x) < LARGE else ""
+    exponent = not text or (x != 0 and not any(ch in "123456789" for ch in text))
+    digits = max(decimals - 1, 1)
+    if exponent:  # too large, or no digit would show
+        text = _exponent(x, digits)
+    if width is not None and len(text) > width and not exponent:
+        for fewer in range(decimals - 1, min(decimals, 2) - 1, -1):
+            text = _fixed(x, fewer)
+            if len(text) <= width:
+                break
+        digits = 3
+    while width is not None and len(text) > width and digits >= 0:
+        text = _exponent(x, digits)
+        digits -= 1
+    if text.startswith("-") and not any(ch in "123456789" for ch in text):
+        text = text[1:]  # no "-0.0000"
+    return text.replace("-", MINUS)
+
+
+def render(parts: Parts, decimals: int = DEFAULT_DECIMALS) -> str:
+    """An explanation's parts as text: a number formatted, a factor bracketed when negative."""
+    out = []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, tuple):
+            text = format_number(p[0], decimals)
+            out.append(f"({text})" if text.startswith(MINUS) else text)
+        else:
+            out.append(format_number(p, decimals))
+    return "".join(out)

@@ -1,0 +1,63 @@
+"""The JSON and SVG API. Handlers that run the engine are plain ``def``: FastAPI runs them in
+its threadpool, so a slow layout never blocks the event loop."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+
+from app.draw.layout import Layout
+from app.draw.svg import standalone_svg
+from app.pipeline import draw, graph_json
+from app.presets import PRESETS, Preset, preset_source
+from app.query import Graph, parse_values
+from app.schemas import ErrorResponse, GraphRequest, GraphResponse, Health
+from engine.steps import Phase
+
+router = APIRouter(
+    tags=["graph"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
+)
+
+
+def layout_of(request: Request) -> Layout:
+    layout: Layout = request.app.state.layout
+    return layout
+
+
+@router.post("/api/graph", response_model=GraphResponse)
+def post_graph(body: GraphRequest, request: Request) -> Response:
+    """The trace of a program, its finished graph as SVG, the layout backend and timings."""
+    values = parse_values(body.values) if isinstance(body.values, str) else body.values
+    source = preset_source(body.source, body.preset)
+    layout = layout_of(request)
+    drawn = draw(layout, source, values, body.rankdir, body.aspect)
+    return Response(graph_json(drawn, layout.backend), media_type="application/json")
+
+
+@router.get(
+    "/api/graph.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "a standalone SVG"}},
+)
+def get_graph_svg(
+    request: Request,
+    graph: Graph,
+    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
+    phase: Phase = "backward",
+) -> Response:
+    """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
+    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir)
+    svg = standalone_svg(drawn.svg(phase, step), graph.theme)
+    return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
+
+
+@router.get("/api/presets", response_model=list[Preset], tags=["presets"])
+def get_presets() -> tuple[Preset, ...]:
+    """The built-in examples, each with a title and a one-line lesson."""
+    return PRESETS
+
+
+@router.get("/healthz", response_model=Health, tags=["health"])
+def healthz(request: Request) -> Health:
+    return Health(status="ok", backend=layout_of(request).backend)  # type: ignore[arg-type]

@@ -1,0 +1,35 @@
+"""The pages: the stepper (``/``), the embeddable player (``/embed``), the training lab
+(``/train``), and the generated module of constants they import (``/static/config.js``).
+Everything a page shows comes from its URL query and the API, in the browser."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+
+from app.browser_config import CONFIG_MODULE, config_module
+from app.templating import STATIC_URL, templates
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "index.html")
+
+
+@router.get("/embed", response_class=HTMLResponse)
+def embed(request: Request) -> HTMLResponse:
+    """The player alone, for iframes in slides; any site may frame it (app/security.py)."""
+    return templates.TemplateResponse(request, "embed.html", {"offline": False})
+
+
+@router.get("/train", response_class=HTMLResponse)
+def train(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "train.html")
+
+
+@router.get(f"{STATIC_URL}/{CONFIG_MODULE}")
+def config() -> Response:
+    headers = {"cache-control": "no-cache"}
+    return Response(config_module(), media_type="text/javascript", headers=headers)

@@ -1,0 +1,284 @@
+"""How the chain rule is written (shared/NOTATION.md): every name, formula and explanation line
+a student reads, made once, here, as *parts*.
+
+A part is text (``"n.grad += "``), a number (``0.5``) or a factor (``(−3.0,)``: a number that
+is bracketed when negative). Numbers stay numbers so that every renderer (the page, the embed,
+the offline file, the exports' captions, the narration) formats them with the page's decimals
+and the one number formatter, and never has to re-derive a name or a formula.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ops import Op
+
+Part = str | float | tuple[float]
+Parts = tuple[Part, ...]
+
+MAX_MADE_NAME_CHARS = 16  # a name made from an expression; longer ones become "#id"
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_POSITIONS = ("⁽¹⁾", "⁽²⁾")
+_SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
+
+
+def ref(name: str) -> str:
+    """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
+    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only."""
+    if name.startswith(("−", "-")):
+        return f"({name})"
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and i > 0 and ch in "+-*/−· " and not name.startswith("#"):
+            return f"({name})"
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """An operand as a formula names it and the number it stands for."""
+
+    name: str  # the node's name
+    data: float
+    marker: str = ""  # "⁽¹⁾" / "⁽²⁾" when one op uses the same value twice
+    constant: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    name: str
+    data: float
+    op: Op
+    operands: tuple[Operand, ...]
+
+
+def _sup(x: float) -> str:
+    return str(int(x)).translate(_SUPERSCRIPTS)
+
+
+def _small_whole(x: float) -> bool:
+    return x.is_integer() and -9 <= x <= 9
+
+
+def _constant_text(x: float) -> str:
+    return f"{x:.6g}".replace("-", "−")
+
+
+def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
+    """The op's expression and derivative templates, specialised for a constant exponent
+    (``a ** 3`` is written ``a³`` and its derivative ``3·a²``, as a person writes them)."""
+    op = r.op
+    if op.name != "pow" or not r.operands[1].constant:
+        return op.expr, op.derivatives
+    n = r.operands[1].data
+    if _small_whole(n):
+        expr = "{a!b}" + _sup(n)
+        less = n - 1
+        if less == 0:
+            da = _constant_text(n)
+        elif less == 1:
+            da = f"{_constant_text(n)}·{{a}}"
+        elif _small_whole(less):
+            da = f"{_constant_text(n)}·{{a!b}}{_sup(less)}"
+        else:
+            da = f"{_constant_text(n)}·{{a!b}}^({_constant_text(less)})"
+        return expr, (da, op.derivatives[1])
+    return "{a!b}^" + _constant_text(n), (
+        f"{_constant_text(n)}·{{a!b}}^({_constant_text(n - 1)})",
+        op.derivatives[1],
+    )
+
+
+def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Parts:
+    """``template`` with its slots written as names or as numbers."""
+    parts: list[Part] = []
+    last = 0
+    for m in _SLOT.finditer(template):
+        if m.start() > last:
+            parts.append(template[last : m.start()])
+        slot, mode = m.group(1), m.group(2) or ""
+        operand = Operand(r.name, r.data) if slot == "out" else r.operands[0 if slot == "a" else 1]
+        if numbers:
+            x = operand.data
+            parts += ["(", x, ")"] if mode == "!b" else [x] if mode == "!p" else [(x,)]
+        else:
+            name = operand.name if mode == "!p" else ref(operand.name)
+            parts.append(name + (operand.marker if markers else ""))
+        last = m.end()
+    if last < len(template):
+        parts.append(template[last:])
+    return _joined(parts)
+
+
+def _joined(parts: Sequence[Part]) -> Parts:
+    """Adjacent texts merged: fewer, longer parts."""
+    out: list[Part] = []
+    for p in parts:
+        if isinstance(p, str) and out and isinstance(out[-1], str):
+            out[-1] += p
+        elif p != "":
+            out.append(p)
+    return tuple(out)
+
+
+def text_of(parts: Parts) -> str:
+    """The parts with their numbers at full precision (for tests and messages)."""
+    return "".join(
+        p if isinstance(p, str) else repr(p[0] if isinstance(p, tuple) else p) for p in parts
+    )
+
+
+def expression(r: Result) -> str:
+    """``tanh(n)``, ``a + b``, ``a³``: the result in its operands' names."""
+    return text_of(_fill(_templates(r)[0], r, numbers=False, markers=False))
+
+
+def formula(r: Result) -> str:
+    """``o = tanh(n)``; a result that is named by its own source text is written once (``a·b``
+    rather than ``a * b = a·b``)."""
+    expr = expression(r)
+    return expr if r.name == expr else f"{r.name} = {expr}"
+
+
+def forward_text(r: Result) -> Parts:
+    """``c = a + b = (−4.0000) + 2.0000 = −2.0000``."""
+    template = _templates(r)[0]
+    lead = "" if r.name == expression(r) else f"{r.name} = "
+    names = _fill(template, r, numbers=False, markers=False)
+    values = _fill(template, r, numbers=True)
+    return _joined([lead, *names, " = ", *values, " = ", r.data])
+
+
+def _tight(expr: str) -> str:
+    """``expr`` bracketed unless it is a function call or a root: ``∂(a·a)``, ``∂tanh(n)``."""
+    head = re.match(r"[^\W\d]\w*\(", expr)
+    if head and _closes_at_end(expr, head.end() - 1):
+        return expr
+    return expr if expr.startswith("√") and " " not in expr else f"({expr})"
+
+
+def _closes_at_end(text: str, opening: int) -> bool:
+    depth = 0
+    for i in range(opening, len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def partial(r: Result, i: int) -> str:
+    """``∂o/∂n``, ``∂b/∂a⁽¹⁾``: the local derivative of the result with respect to operand i."""
+    operand = r.operands[i]
+    return f"∂{ref(r.name)}/∂{ref(operand.name)}{operand.marker}"
+
+
+def grad_of(name: str) -> str:
+    return f"{ref(name)}.grad"
+
+
+@dataclass(frozen=True, slots=True)
+class ContributionText:
+    sum: Parts  # n.grad += ∂o/∂n · o.grad
+    rule: Parts  # ∂o/∂n = (1 − o²)
+    value: Parts  # = (1 − 0.7071²) = 0.5000
+    product: Parts  # = 0.5000 × 1.0000 = 0.5000
+    change: Parts  # n.grad: 0.0000 → 0.5000
+
+
+def contribution_text(
+    r: Result, i: int, local: float, upstream: float, before: float, after: float
+) -> ContributionText:
+    """One line of a backward step: the accumulation, the rule with its value, the product with
+    numbers, and the operand's grad before and after."""
+    operand = r.operands[i]
+    d = partial(r, i)
+    template = _templates(r)[1][i]
+    rule: list[Part] = [f"{d} = "]
+    if operand.marker and r.name != expression(r):  # which a is which: ∂(a·a)/∂a⁽¹⁾
+        rule.append(f"∂{_tight(expression(r))}/∂{ref(operand.name)}{operand.marker} = ")
+    rule += _fill(template, r, numbers=False)
+    value: list[Part] = []
+    if r.op.indicator:
+        value = [f"= {int(local)}"]
+    elif _SLOT.search(template):
+        numbers = _fill(template, r, numbers=True)
+        value = ["= ", *numbers]
+        if not (len(numbers) == 1 and isinstance(numbers[0], tuple)):
+            value += [" = ", local]
+    product = _joined(["= ", (local,), " × ", (upstream,), " = ", local * upstream])
+    name = grad_of(operand.name)
+    return ContributionText(
+        sum=(f"{name} += {d} · {grad_of(r.name)}",),
+        rule=_joined(rule),
+        value=_joined(value),
+        product=product,
+        change=(f"{name}: ", before, " → ", after),
+    )
+
+
+def seed_text(output: str) -> Parts:
+    return (f"{grad_of(output)} = 1 (the output's gradient with respect to itself)",)
+
+
+def constant_note(name: str) -> Parts:
+    return (f"the constant {name} takes no gradient",)
+
+
+def uses_text(users: Sequence[str]) -> str:
+    """``twice by b``, ``by e and c``, ``by b (twice) and e``: who sends a value its gradient,
+    in the order they do (a node that uses it twice is named once)."""
+    counts: dict[str, int] = {}
+    for u in users:
+        counts[u] = counts.get(u, 0) + 1
+    times = {1: "", 2: "twice", 3: "three times"}
+    if len(counts) == 1:
+        ((user, n),) = counts.items()
+        how = times.get(n, f"{n} times")
+        return f"{how} by {user}".strip() if n > 1 else f"by {user}"
+    named = [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for u, n in counts.items()]
+    return "by " + (", ".join(named[:-1]) + " and " + named[-1])
+
+
+def accumulates_note(name: str, users: Sequence[str]) -> str:
+    return f"accumulates ({name} is used {uses_text(users)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    user: str  # the result's name
+    partial: str  # ∂b/∂a⁽¹⁾
+    contribution: float
+
+
+def grad_sum(name: str, uses: Sequence[Use], grad: float) -> Parts:
+    """The inspector's sum over uses: ``a.grad = ∂b/∂a⁽¹⁾·b.grad + ∂b/∂a⁽²⁾·b.grad
+    = 3.0000 + 3.0000 = 6.0000``."""
+    symbolic = " + ".join(f"{u.partial}·{grad_of(u.user)}" for u in uses)
+    parts: list[Part] = [f"{grad_of(name)} = {symbolic} = "]
+    if len(uses) > 1:
+        for k, u in enumerate(uses):
+            parts += [" + " if k else "", (u.contribution,)]
+        parts.append(" = ")
+    parts.append(grad)
+    return _joined(parts)
+
+
+def output_sum(name: str) -> Parts:
+    return (f"{grad_of(name)} = 1 (the output)",)
+
+
+def made_name(expr: str, node_id: int) -> str:
+    """The name of a value the user did not name: its expression when short (``a·b``, ``b³``),
+    else ``#id`` (``#`` cannot start a Python name: never mistaken for one of the user's)."""
+    return expr if len(expr) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
+
+
+def constant_name(x: float) -> str:
+    return _constant_text(x)
+
+
+def position_markers(count: int) -> tuple[str, ...]:
+    return _POSITIONS[:count]

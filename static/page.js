@@ -1,0 +1,299 @@
+// gradstep's page: the stepper (stepper.js) with the editor, the examples, the inputs, the
+// inspector, predict mode, Share and Present around it. One state object (the stepper's, with
+// the page's fields added) and one render (the stepper's, which calls renderPage).
+
+import { fetchGraph, fetchPresets } from "./api.js";
+import { createEditor } from "./editor.js";
+import { el, inspectorContent } from "./explain.js";
+import { formatNumber, isClose, parseNumber } from "./format.js";
+import { buildInputs, paintInputs } from "./panels.js";
+import { wirePresentation } from "./present.js";
+import { wireShare } from "./share.js";
+import { createStepper } from "./stepper.js";
+import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
+
+const $ = (id) => document.getElementById(id);
+const VALUE_DEBOUNCE_MS = 180;
+const URL_DEBOUNCE_MS = 250;
+
+const fromUrl = queryToState(location.search);
+const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null };
+
+const stepper = createStepper($("stage"), {
+  decimals: fromUrl.decimals,
+  state: {
+    source: "",
+    values: null, // input values replacing the source's, {name: number}, as the server applied them
+    theme: fromUrl.theme,
+    rankdir: fromUrl.rankdir, // "auto": the server picks the direction that fills the view
+    drawn: null, // the direction the graph is drawn in
+    predict: fromUrl.predict,
+    numeric: fromUrl.numeric,
+    topo: fromUrl.topo,
+    error: null,
+    presets: [],
+    status: "",
+  },
+  render: renderPage,
+  onSelect: (id) => {
+    if (id !== null && !matchMedia("(max-width: 900px)").matches) $("inspector").closest(".panel").scrollIntoView({ block: "nearest" });
+  },
+});
+const { state, setState } = stepper;
+
+/* ---------- render ---------- */
+
+function renderPage() {
+  const root = document.documentElement;
+  if ((root.dataset.theme ?? "auto") !== state.theme) {
+    if (state.theme === "auto") delete root.dataset.theme;
+    else root.dataset.theme = state.theme;
+  }
+  setValue($("decimals"), String(state.decimals));
+  setValue($("theme"), state.theme);
+  setValue($("rankdir"), state.rankdir);
+  $("rankdir").title = state.drawn ? `Drawn ${state.drawn === "LR" ? "left to right" : "top to bottom"}` : "";
+  $("numeric").checked = state.numeric;
+  $("topo").checked = state.topo;
+  $("predict").checked = state.predict;
+  $("status").textContent = state.status;
+  renderError();
+  renderPresets();
+  const { model } = state;
+  const errorHere = state.error?.line && state.error.source === state.source ? state.error : null;
+  if (!model || !ui.editor) {
+    ui.editor?.mark(null, errorHere);
+    return;
+  }
+  // spans point into the program that ran: once the text is edited they would point astray
+  const current = stepper.view?.current >= 0 ? model.byId[stepper.view.current] : null;
+  const fresh = state.source === model.source && !state.error;
+  ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere);
+
+  const inputsKey = `${model.source}\u0000${model.trace.inputs.map((i) => i.name).join("\u0000")}`;
+  if (ui.inputsFor !== inputsKey) {
+    ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
+    ui.inputsFor = inputsKey;
+  }
+  const revealed = !state.predict || state.frontier >= model.backwardSteps - 1;
+  paintInputs(ui.inputRows, model, stepper.view, state.decimals, state.numeric && revealed, ui.editing);
+  const shown = state.selected !== null && stepper.view.gradState[state.selected] !== 1;
+  paintOnce("inspector", [model, state.selected, state.decimals, revealed || shown], () =>
+    revealed || shown ? inspectorContent(model, state.selected, state.decimals) : [el("p", { class: "hint", text: "Predict mode: this node's grad is not revealed yet." })],
+  );
+  renderPredict();
+  scheduleUrl();
+}
+
+/** Write a form control's value only when it differs (each write costs a layout). */
+function setValue(control, value) {
+  if (control.value !== value) control.value = value;
+}
+
+function paintOnce(id, deps, build) {
+  const old = ui.painted[id];
+  if (old && old.length === deps.length && old.every((d, i) => d === deps[i])) return;
+  ui.painted[id] = deps;
+  $(id).replaceChildren(...build());
+}
+
+function renderError() {
+  const err = state.error;
+  const key = err ? `${err.message}|${err.line}|${err.column}|${Boolean(state.model)}` : "";
+  if (ui.painted.error === key) return;
+  ui.painted.error = key;
+  const box = $("error");
+  box.hidden = !err;
+  if (!err) return box.replaceChildren();
+  const where = err.line ? `Line ${err.line}, column ${err.column}: ` : "";
+  const kept = state.model ? "The graph shows the last program that ran." : "";
+  box.replaceChildren(el("span", { class: "where", text: where }), err.message, el("span", { class: "kept", text: kept }));
+}
+
+function renderPresets() {
+  const key = `${state.presets.length}|${state.source}`;
+  if (ui.painted.presets === key) return;
+  ui.painted.presets = key;
+  let lesson = "";
+  for (const button of $("preset-list").children) {
+    const preset = state.presets[Number(button.dataset.index)];
+    const active = preset.source.trim() === state.source.trim();
+    button.setAttribute("aria-pressed", String(active));
+    if (active) lesson = preset.lesson;
+  }
+  $("preset-lesson").textContent = lesson;
+}
+
+function renderPredict() {
+  const quiz = state.quiz;
+  const key = quiz ? `${quiz.step}|${state.model.source}` : "";
+  if (ui.painted.predict !== key) {
+    ui.painted.predict = key;
+    $("predict-form").hidden = !quiz;
+    if (quiz) {
+      $("predict-question").textContent = quiz.question;
+      ui.predictInputs = quiz.asks.map((ask, i) => el("input", { type: "text", inputmode: "decimal", autocomplete: "off", id: `predict-${i}`, "aria-label": ask.name }));
+      $("predict-fields").replaceChildren(...quiz.asks.map((ask, i) => el("label", { for: `predict-${i}` }, `${ask.name} =`, ui.predictInputs[i])));
+      ui.predictInputs[0]?.focus();
+    }
+  }
+  const { right, asked } = state.score;
+  $("predict-score").textContent = state.predict && asked ? `${right} of ${asked} right` : "";
+  const result = $("predict-result");
+  result.hidden = !state.verdict;
+  result.className = `predict-result ${state.verdict?.right ? "right" : "wrong"}`;
+  result.textContent = state.verdict?.text ?? "";
+}
+
+let urlTimer = null;
+function scheduleUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    const query = stateToQuery(state);
+    if (location.search.slice(1) !== query) history.replaceState(null, "", `?${query}`);
+  }, URL_DEBOUNCE_MS);
+}
+
+/* ---------- running programs ---------- */
+
+/** Ask the server for the graph of the editor's program. */
+async function run({ keepLayout = false, position = null, focusGraph = false, values = state.values } = {}) {
+  ui.inflight?.abort();
+  const controller = new AbortController();
+  ui.inflight = controller;
+  const source = ui.editor.value;
+  const view = $("graph-view").getBoundingClientRect();
+  setState({ status: "computing…" });
+  let result;
+  try {
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1) }, controller.signal);
+  } catch {
+    return; // superseded by a newer request
+  }
+  if (ui.inflight !== controller) return;
+  ui.inflight = null;
+  if (!result.ok) {
+    setState({ status: "", error: { ...result.error, source } });
+    $("error").dataset.runs = String(Number($("error").dataset.runs ?? 0) + 1);
+    return;
+  }
+  const { trace, svg, backend, timings, rankdir } = result.body;
+  const sameDirection = rankdir === state.drawn;
+  setState({ source, values: result.body.values, error: null, drawn: rankdir });
+  stepper.load(trace, svg, source, { keepLayout: keepLayout && sameDirection, position });
+  const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
+  setState({ status: `${trace.nodes.length} values · ${backend} · ${layout}` });
+  $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);
+  if (focusGraph) $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
+}
+
+function runSource() {
+  stepper.stop();
+  ui.ranges.clear();
+  setState({ source: ui.editor.value });
+  run({ values: null, focusGraph: true });
+}
+
+let valueTimer = null;
+function setInputValue(name, value) {
+  if (!Number.isFinite(value)) return;
+  setState({ values: { ...(state.values ?? {}), [name]: value } });
+  clearTimeout(valueTimer);
+  valueTimer = setTimeout(() => run({ keepLayout: true, position: { phase: state.phase, step: state.step } }), VALUE_DEBOUNCE_MS);
+}
+
+function answerQuiz(reveal) {
+  const check = (ask, i) => {
+    const guess = parseNumber(ui.predictInputs[i]?.value ?? "");
+    const ok = guess !== null && isClose(guess, ask.answer, state.decimals);
+    const shown = formatNumber(ask.answer, state.decimals);
+    return { ok, text: ok ? `${ask.name} = ${shown} ✓` : `${ask.name} is ${shown}, not ${guess === null ? "(blank)" : formatNumber(guess, state.decimals)} ✗` };
+  };
+  stepper.answer(reveal ? null : check);
+  $("next").focus();
+}
+
+/* ---------- wiring ---------- */
+
+function wire() {
+  ui.editor = createEditor({
+    textarea: $("source"),
+    gutter: $("gutter"),
+    highlight: $("highlight"),
+    onRun: runSource,
+    onInput: (text) => setState({ source: text }),
+  });
+  $("run").addEventListener("click", runSource);
+  $("speed").addEventListener("change", (e) => stepper.setSpeed(Number(e.target.value)));
+  $("decimals").addEventListener("change", (e) => setState({ decimals: Number(e.target.value) }));
+  $("theme").addEventListener("change", (e) => setState({ theme: e.target.value }));
+  $("rankdir").addEventListener("change", (e) => {
+    setState({ rankdir: e.target.value });
+    run({ position: { phase: state.phase, step: state.step } });
+  });
+  $("numeric").addEventListener("change", (e) => setState({ numeric: e.target.checked }));
+  $("topo").addEventListener("change", (e) => setState({ topo: e.target.checked }));
+  $("predict").addEventListener("change", (e) => stepper.setPredict(e.target.checked));
+  $("predict-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    answerQuiz(false);
+  });
+  $("predict-reveal").addEventListener("click", () => answerQuiz(true));
+  $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
+  $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
+  $("zoom-fit").addEventListener("click", () => stepper.fit());
+  wireShare($("share"), () => (state.model ? { state: { ...state, source: state.model.source }, steps: state.model.forwardSteps + state.model.backwardSteps } : null));
+  wirePresentation($("present"), $("present-exit"), () => {
+    // refit while the stage grows into (or out of) the whole screen
+    const watcher = new ResizeObserver(() => stepper.fit());
+    watcher.observe($("graph-view"));
+    setTimeout(() => watcher.disconnect(), 1500);
+    $("graph-view").focus({ preventScroll: true });
+  });
+  const inputs = $("inputs");
+  inputs.addEventListener("input", (e) => {
+    const name = e.target.dataset.label;
+    if (!name) return;
+    ui.editing = e.target;
+    const value = e.target.type === "range" ? Number(e.target.value) : parseNumber(e.target.value);
+    if (value !== null) setInputValue(name, value);
+  });
+  inputs.addEventListener("focusout", () => {
+    ui.editing = null;
+  });
+  document.addEventListener("keydown", stepper.onKey);
+}
+
+async function loadPresets() {
+  const presets = await fetchPresets();
+  $("preset-list").replaceChildren(
+    ...presets.map((p, i) => {
+      const b = el("button", { type: "button", title: p.lesson, text: p.title });
+      b.dataset.index = String(i);
+      b.addEventListener("click", () => {
+        ui.editor.setValue(p.source);
+        runSource();
+      });
+      return b;
+    }),
+  );
+  ui.painted.presets = null;
+  setState({ presets });
+  return presets;
+}
+
+async function start() {
+  wire();
+  const presets = loadPresets();
+  let source = fromUrl.source;
+  if (source === null) {
+    const list = await presets;
+    source = (list.find((p) => p.id === fromUrl.preset) ?? list[0])?.source ?? "a = Value(-4.0)\nb = Value(2.0)\nc = a * b\nc.backward()\n";
+  }
+  ui.editor.setValue(source);
+  setState({ source, selected: fromUrl.selected });
+  const position = fromUrl.phase || fromUrl.step !== null ? { phase: fromUrl.phase ?? DEFAULTS.phase, step: fromUrl.step } : null;
+  await run({ position, values: fromUrl.values });
+}
+
+start();

@@ -1,0 +1,389 @@
+// The stepper: one state object, changed only through setState(patch), and one idempotent
+// render() that makes the graph, the explanation and the transport show it. The page, the
+// embed, the offline file and the notebook widget all use this one; the page adds its panels
+// to the same state and the same render (options.render). Stepping never asks the server:
+// the trace has every step.
+
+import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
+import { fitGraph, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
+import { buildModel, clampStep, fromTimeline, timelineLength, toTimeline, viewAt } from "./model.js";
+
+const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
+
+/**
+ * Mount a stepper in `root` (it finds its parts by data-part: graph, explanation, first, prev,
+ * play, next, last, scrubber, position, phase-forward, phase-backward, live).
+ * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason)}.
+ */
+export function createStepper(root, options = {}) {
+  const part = (name) => root.querySelector(`[data-part="${name}"]`);
+  const state = {
+    model: null,
+    phase: "backward",
+    step: 0,
+    decimals: options.decimals ?? 4,
+    playing: false,
+    speed: 1,
+    selected: null,
+    predict: false,
+    frontier: -1, // predict mode: the last backward step the student has answered
+    quiz: null, // predict mode: {step, question, asks} while the student answers
+    verdict: null, // predict mode: {right, text} after an answer
+    score: { right: 0, asked: 0 },
+    ...options.state,
+  };
+  const ui = { graph: null, view: null, painted: {}, timer: null, moved: false };
+
+  function setState(patch) {
+    Object.assign(state, patch);
+    render();
+  }
+
+  function position() {
+    return state.model ? toTimeline(state.model, state.phase, state.step) : 0;
+  }
+
+  /** The last position predict mode lets the student see: forward steps, then answered ones. */
+  function reachable() {
+    const { model } = state;
+    if (!model) return 0;
+    const last = timelineLength(model) - 1;
+    return state.predict ? Math.min(last, model.forwardSteps + state.frontier) : last;
+  }
+
+  function render() {
+    const { model } = state;
+    const total = model ? timelineLength(model) : 0;
+    const at = position();
+    const scrubber = part("scrubber");
+    if (scrubber) {
+      scrubber.max = String(Math.max(total - 1, 0));
+      if (scrubber.value !== String(at)) scrubber.value = String(at);
+    }
+    const steps = model ? (state.phase === "forward" ? model.forwardSteps : model.backwardSteps) : 0;
+    const where = model ? `${state.phase} ${state.step + 1}/${steps}` : "–";
+    if (part("position")) part("position").textContent = where;
+    scrubber?.setAttribute("aria-valuetext", where);
+    for (const name of ["first", "prev"]) if (part(name)) part(name).disabled = !model || at <= 0;
+    if (part("next")) part("next").disabled = !model || total === 0;
+    if (part("last")) part("last").disabled = !model || at >= total - 1;
+    part("phase-forward")?.setAttribute("aria-pressed", String(state.phase === "forward"));
+    part("phase-backward")?.setAttribute("aria-pressed", String(state.phase === "backward"));
+    const play = part("play");
+    if (play) {
+      play.classList.toggle("playing", state.playing);
+      play.setAttribute("aria-label", state.playing ? "Pause (Space)" : "Play (Space)");
+    }
+    if (model && ui.graph) {
+      const quiz = state.quiz;
+      ui.view = quiz ? previewView(model, quiz.step) : viewAt(model, state.phase, state.step, ui.view);
+      paintGraph(ui.graph, model, ui.view, state.decimals, state.selected, state.topo ?? false);
+      paintOnce("explanation", [model, state.phase, state.step, state.decimals, quiz?.step], () =>
+        quiz ? predictHint(model, quiz.step) : explanationContent(model, state.phase, state.step, state.decimals),
+      );
+      const live = part("live");
+      if (live && ui.painted.live !== `${at}|${state.decimals}|${quiz?.step}`) {
+        ui.painted.live = `${at}|${state.decimals}|${quiz?.step}`;
+        live.textContent = quiz ? quiz.question : narration(model, state.phase, state.step, state.decimals);
+      }
+    }
+    options.render?.(state, api);
+  }
+
+  /** Rebuild a small panel only when what it shows changed. */
+  function paintOnce(name, deps, build) {
+    const el = part(name);
+    if (!el) return;
+    const old = ui.painted[name];
+    if (old && old.length === deps.length && old.every((d, i) => d === deps[i])) return;
+    ui.painted[name] = deps;
+    el.replaceChildren(...build());
+  }
+
+  /** The state before backward step j, with step j's node and edges highlighted. */
+  function previewView(model, j) {
+    const view = viewAt(model, "backward", Math.max(j - 1, 0));
+    if (j === 0) view.gradState.fill(1, 0); // before the seed nothing is known: pending
+    const step = model.trace.backward[j];
+    view.current = step.node;
+    view.edges = step.contributions.map((c) => `e${step.node}-${c.position}`);
+    return view;
+  }
+
+  function info() {
+    return { position: position(), total: state.model ? timelineLength(state.model) : 0, phase: state.phase, step: state.step, playing: state.playing, explanation: state.model ? narration(state.model, state.phase, state.step, state.decimals) : "" };
+  }
+
+  /** Go to a position on the walk; predict mode stops at the first step not yet answered and
+   * asks about it. Returns whether the position moved. */
+  function goTo(target) {
+    const { model } = state;
+    if (!model) return false;
+    const last = timelineLength(model) - 1;
+    let p = Math.min(Math.max(Math.trunc(Number.isFinite(target) ? target : 0), 0), last);
+    let quiz = null;
+    if (p > reachable()) {
+      p = reachable();
+      const next = p + 1 - model.forwardSteps; // the first backward step not yet answered
+      quiz = { step: next, ...predictQuestion(model, next) };
+    }
+    const moved = p !== position();
+    setState({ ...fromTimeline(model, p), quiz, verdict: moved ? null : state.verdict });
+    if (quiz) stop();
+    if (ui.graph && ui.view.current >= 0) revealNode(ui.graph, ui.view.current);
+    if (moved) options.onStep?.(info());
+    return moved;
+  }
+
+  /** Next step; from the finished picture, the start of the forward pass (a clicker's next
+   * press starts the walk over rather than doing nothing). */
+  function next() {
+    if (!state.model || state.quiz) return false;
+    const last = timelineLength(state.model) - 1;
+    return goTo(position() >= last ? 0 : position() + 1);
+  }
+
+  const prev = () => (state.quiz ? (setState({ quiz: null }), true) : goTo(position() - 1));
+
+  /** The student's answers to the open question; check(ask, i) says {ok, text} for each.
+   * Without check ("just show me"), the step is shown and not scored. */
+  function answer(check = null) {
+    const quiz = state.quiz;
+    if (!quiz) return;
+    let verdict = null;
+    const score = { ...state.score };
+    if (check) {
+      const parts = quiz.asks.map(check);
+      const right = parts.every((p) => p.ok);
+      score.right += right ? 1 : 0;
+      score.asked += 1;
+      verdict = { right, text: `${right ? "Right!" : "Not quite."} ${parts.map((p) => p.text).join("; ")}` };
+    }
+    setState({ frontier: Math.max(state.frontier, quiz.step), score, quiz: null });
+    goTo(toTimeline(state.model, "backward", quiz.step));
+    setState({ verdict });
+  }
+
+  function stop() {
+    clearInterval(ui.timer);
+    ui.timer = null;
+    if (state.playing) setState({ playing: false });
+  }
+
+  function togglePlay() {
+    if (state.playing) return stop();
+    if (!state.model) return;
+    if (position() >= timelineLength(state.model) - 1) goTo(0);
+    setState({ playing: true });
+    startTimer();
+  }
+
+  function startTimer() {
+    clearInterval(ui.timer);
+    ui.timer = setInterval(() => {
+      if (!state.model || state.quiz || position() >= timelineLength(state.model) - 1) return stop();
+      next();
+    }, STEP_MS / state.speed);
+  }
+
+  function setSpeed(speed) {
+    setState({ speed });
+    if (state.playing) startTimer();
+  }
+
+  /** Show a new trace. keepLayout: same structure (a value changed): keep the SVG and the view. */
+  function load(trace, svg, source, { keepLayout = false, position: at = null } = {}) {
+    const model = buildModel(trace, source);
+    const kept = keepLayout && ui.graph && state.model?.count === model.count;
+    if (!kept) {
+      unmountGraph(ui.graph);
+      ui.graph = mountGraph(part("graph"), svg, model);
+      ui.view = null;
+    }
+    const where = at ? clampStep(model, at.phase ?? "backward", at.step) : clampStep(model, "backward", null);
+    const selected = state.selected !== null && state.selected < model.count ? state.selected : null;
+    const fresh = !kept || source !== state.model?.source;
+    setState({ model, ...where, selected, quiz: null, verdict: null, frontier: fresh ? -1 : state.frontier });
+    if (state.predict && position() > reachable()) goTo(position());
+    if (!kept) fit();
+  }
+
+  /** The whole graph in view (the first view of every graph, and Fit). */
+  function fit() {
+    ui.moved = false;
+    if (ui.graph) fitGraph(ui.graph);
+  }
+
+  function zoom(factor, x = null, y = null) {
+    if (!ui.graph) return;
+    ui.moved = true;
+    zoomGraph(ui.graph, factor, x, y);
+  }
+
+  function setPredict(on) {
+    setState({ predict: on, quiz: null, verdict: null });
+    if (on && position() > reachable()) goTo(position()); // a finished graph hides its grads
+  }
+
+  function wire() {
+    part("first")?.addEventListener("click", () => goTo(0));
+    part("prev")?.addEventListener("click", prev);
+    part("next")?.addEventListener("click", next);
+    part("last")?.addEventListener("click", () => goTo(Number.MAX_SAFE_INTEGER));
+    part("play")?.addEventListener("click", togglePlay);
+    part("scrubber")?.addEventListener("input", (e) => goTo(Number(e.target.value)));
+    part("phase-forward")?.addEventListener("click", () => goTo(0));
+    part("phase-backward")?.addEventListener("click", () => state.model && goTo(state.model.forwardSteps));
+    wireGraph();
+  }
+
+  function wireGraph() {
+    const view = part("graph");
+    let drag = null;
+    view.addEventListener("pointerdown", (e) => {
+      if (ui.graph && e.button === 0) drag = { x: e.clientX, y: e.clientY, moved: 0, id: e.pointerId };
+    });
+    view.addEventListener("pointermove", (e) => {
+      if (!drag || e.pointerId !== drag.id) return;
+      const dx = e.clientX - drag.x;
+      const dy = e.clientY - drag.y;
+      drag.moved += Math.abs(dx) + Math.abs(dy);
+      if (drag.moved > 4) {
+        if (!view.hasPointerCapture(e.pointerId)) view.setPointerCapture(e.pointerId);
+        view.classList.add("panning");
+        panGraph(ui.graph, dx, dy);
+        ui.moved = true;
+      }
+      drag.x = e.clientX;
+      drag.y = e.clientY;
+    });
+    const end = (e) => {
+      if (!drag) return;
+      const click = drag.moved <= 4;
+      drag = null;
+      view.classList.remove("panning");
+      const id = click && e.type === "pointerup" ? nodeIdOf(e.target) : null;
+      if (id !== null) select(id);
+    };
+    view.addEventListener("pointerup", end);
+    view.addEventListener("pointercancel", end);
+    view.addEventListener(
+      "wheel",
+      (e) => {
+        if (!ui.graph) return;
+        e.preventDefault();
+        zoom(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
+      },
+      { passive: false },
+    );
+    view.addEventListener("keydown", (e) => {
+      const id = e.key === "Enter" || e.key === " " ? nodeIdOf(e.target) : null;
+      if (id === null) return;
+      e.preventDefault();
+      e.stopPropagation();
+      select(id);
+    });
+    // while the user has not zoomed or panned, the graph stays fitted as its frame changes size
+    new ResizeObserver(() => ui.graph && !ui.moved && fit()).observe(view);
+  }
+
+  function select(id) {
+    setState({ selected: state.selected === id ? null : id });
+    options.onSelect?.(state.selected);
+  }
+
+  /**
+   * The stepping keys, for a keydown listener on the document. PageDown / PageUp (what a
+   * presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom). They step whenever the
+   * user is not typing: a slider or a number field keeps its arrows but not PageUp/PageDown.
+   * options.release(reason): the embed hands the keys back to its deck past either end.
+   */
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.target;
+    const editor = t instanceof HTMLTextAreaElement || t?.isContentEditable;
+    const field = t instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset"].includes(t.type);
+    const control = field || t instanceof HTMLSelectElement;
+    if (e.key === "PageDown" || e.key === "PageUp") {
+      if (editor) return; // the program's own page keys
+    } else if (editor || control) return; // arrows, Home, End, Space belong to the field
+    const atEnd = state.model && position() >= timelineLength(state.model) - 1;
+    switch (e.key) {
+      case "ArrowRight":
+      case "ArrowDown":
+      case "PageDown":
+        if (e.key === "ArrowDown" && !options.release) return;
+        e.preventDefault();
+        if (options.release && atEnd) options.release("end");
+        else next();
+        break;
+      case "ArrowLeft":
+      case "ArrowUp":
+      case "PageUp":
+        if (e.key === "ArrowUp" && !options.release) return;
+        e.preventDefault();
+        if (options.release && position() <= 0 && !state.quiz) options.release("start");
+        else prev();
+        break;
+      case "Home":
+        e.preventDefault();
+        goTo(0);
+        break;
+      case "End":
+        e.preventDefault();
+        goTo(Number.MAX_SAFE_INTEGER);
+        break;
+      case " ":
+        if (t instanceof HTMLButtonElement || control) return;
+        e.preventDefault();
+        togglePlay();
+        break;
+      case "Escape":
+        if (options.release) {
+          e.preventDefault();
+          options.release("escape");
+        }
+        break;
+      case "+":
+      case "=":
+        zoom(1.25);
+        break;
+      case "-":
+        zoom(0.8);
+        break;
+      case "0":
+        fit();
+        break;
+      default:
+    }
+  }
+
+  const api = {
+    state,
+    setState,
+    render,
+    load,
+    goTo,
+    next,
+    prev,
+    answer,
+    togglePlay,
+    stop,
+    setSpeed,
+    setPredict,
+    fit,
+    onKey,
+    info,
+    position,
+    zoom,
+    positionOf: (phase, step) => (state.model ? toTimeline(state.model, phase, Math.max(0, step)) : 0),
+    get graph() {
+      return ui.graph;
+    },
+    get view() {
+      return ui.view;
+    },
+  };
+  wire();
+  return api;
+}

@@ -1,0 +1,115 @@
+"""NOTATION.md's worked examples, as golden tests of what the engine writes (the browser renders
+the same parts: tests/browser/test_notation_page.py)."""
+
+from __future__ import annotations
+
+import engine
+from app.numbers import render
+from engine.trace import Contribution, Node, Trace
+
+LECTURE_NEURON = """\
+x1 = Value(2.0, label='x1')
+x2 = Value(0.0, label='x2')
+w1 = Value(-3.0, label='w1')
+w2 = Value(1.0, label='w2')
+b = Value(6.8813735870195432, label='b')
+x1w1 = x1*w1; x1w1.label = 'x1*w1'
+x2w2 = x2*w2; x2w2.label = 'x2*w2'
+x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
+n = x1w1x2w2 + b; n.label = 'n'
+o = n.tanh(); o.label = 'o'
+o.backward()
+"""
+
+
+def traced(source: str) -> Trace:
+    return engine.trace(engine.parse(source))
+
+
+def node(trace: Trace, name: str) -> Node:
+    return next(n for n in trace.nodes if n.name == name)
+
+
+def lines(trace: Trace, name: str) -> list[str]:
+    """Each contribution of the backward step at ``name`` as one line of text, 4 decimals."""
+    step = next(s for s in trace.backward if not s.seed and s.node == node(trace, name).id)
+    return [line(c) for c in step.contributions]
+
+
+def line(c: Contribution) -> str:
+    return " | ".join(render(p) for p in (c.sum, c.rule, c.value, c.product, c.change)) + (
+        f" | {c.note}" if c.note else ""
+    )
+
+
+def test_1_a_value_used_twice_gives_two_contributions_that_sum() -> None:
+    t = traced("a = 3.0\nb = a*a\n")
+    first, second = lines(t, "b")
+    assert first == (
+        "a.grad += ∂b/∂a⁽¹⁾ · b.grad | ∂b/∂a⁽¹⁾ = ∂(a·a)/∂a⁽¹⁾ = a⁽²⁾ | = 3.0000"
+        " | = 3.0000 × 1.0000 = 3.0000 | a.grad: 0.0000 → 3.0000"
+    )
+    assert second == (
+        "a.grad += ∂b/∂a⁽²⁾ · b.grad | ∂b/∂a⁽²⁾ = ∂(a·a)/∂a⁽²⁾ = a⁽¹⁾ | = 3.0000"
+        " | = 3.0000 × 1.0000 = 3.0000 | a.grad: 3.0000 → 6.0000"
+        " | accumulates (a is used twice by b)"
+    )
+    a = node(t, "a")
+    assert render(a.grad_sum) == (
+        "a.grad = ∂b/∂a⁽¹⁾·b.grad + ∂b/∂a⁽²⁾·b.grad = 3.0000 + 3.0000 = 6.0000"
+    )
+    assert a.uses == "used twice by b"
+    assert "∂b/∂a =" not in " ".join(lines(t, "b"))  # never the false ∂b/∂a = a
+
+
+def test_2_the_lecture_neuron() -> None:
+    t = traced(LECTURE_NEURON)
+    assert lines(t, "o") == [
+        "n.grad += ∂o/∂n · o.grad | ∂o/∂n = (1 − o²) | = (1 − 0.7071²) = 0.5000"
+        " | = 0.5000 × 1.0000 = 0.5000 | n.grad: 0.0000 → 0.5000"
+    ]
+    x1_line = lines(t, "x1*w1")[0]
+    assert x1_line.startswith("x1.grad += ∂(x1*w1)/∂x1 · (x1*w1).grad | ∂(x1*w1)/∂x1 = w1")
+    assert "= (−3.0000) | = (−3.0000) × 0.5000 = −1.5000" in x1_line
+    grads = {n.name: round(n.grad, 4) for n in t.nodes if n.kind == "input"}
+    assert grads == {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
+
+
+def test_3_a_value_reached_twice_names_both_users() -> None:
+    t = traced("a = -4.0\nb = 2.0\nc = a + b\nd = c * c\ne = d + a\n")
+    second = next(
+        c for s in t.backward for c in s.contributions if c.operand == node(t, "a").id and c.note
+    )
+    assert second.note == "accumulates (a is used by e and c)"
+
+
+def test_4_a_constant_takes_no_gradient_and_the_step_says_so() -> None:
+    t = traced("x = 2.0\ny = 2 * x\n")
+    step = next(s for s in t.backward if s.node == node(t, "y").id and not s.seed)
+    assert [render(c.sum) for c in step.contributions] == ["x.grad += ∂y/∂x · y.grad"]
+    assert [render(n) for n in step.notes] == ["the constant 2 takes no gradient"]
+
+
+def test_5_a_power() -> None:
+    assert lines(traced("a = 2.0\nb = a ** 3\n"), "b")[0].split(" | ")[1:3] == [
+        "∂b/∂a = 3·a²",
+        "= 3·(2.0000)² = 12.0000",
+    ]
+
+
+def test_6_a_quotient() -> None:
+    first, second = lines(traced("a = 1.0\nb = -2.0\nc = a / b\n"), "c")
+    assert first.split(" | ")[1:3] == ["∂c/∂a = 1/b", "= 1/(−2.0000) = −0.5000"]
+    assert second.split(" | ")[1:3] == ["∂c/∂b = −a/b²", "= −1.0000/(−2.0000)² = −0.2500"]
+
+
+def test_7_relu_at_zero() -> None:
+    rule_and_value = lines(traced("a = 0.0\nb = a.relu()\n"), "b")[0].split(" | ")[1:3]
+    assert " ".join(rule_and_value) == "∂b/∂a = (1 if a > 0 else 0) = 0"
+
+
+def test_the_seed_step() -> None:
+    t = traced("a = 2.0\no = a.tanh()\n")
+    assert [render(n) for n in t.backward[0].notes] == [
+        "o.grad = 1 (the output's gradient with respect to itself)"
+    ]
