@@ -13,7 +13,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 from app.draw.dot import Direction, Rankdir
+from engine.lab.train import DATASETS, LOSSES, SCHEDULES
 from engine.limits import MAX_SOURCE_CHARS
+from engine.nn import ACTIVATIONS
+from engine.trace import Kind
 
 
 class Strict(BaseModel):
@@ -51,7 +54,7 @@ class NodeOut(Strict):
     id: int
     name: str
     grad_name: str
-    kind: Literal["input", "constant", "intermediate", "output"]
+    kind: Kind
     op: str | None
     symbol: str | None
     data: float
@@ -163,18 +166,20 @@ class TrainRequest(Strict):
     """A training run. Omitted fields take the preset's value (micrograd's demo by default)."""
 
     preset: str = Field("micrograd-moons", description="the config the other fields change")
-    dataset: Literal["xor", "moons", "circles", "spiral"] | None = None
+    dataset: str | None = Field(None, json_schema_extra={"enum": list(DATASETS)})
     size: int | None = Field(None, description="number of points")
     noise: FiniteFloat | None = None
     seed: int | None = Field(None, description="the data's seed")
     model_seed: int | None = Field(None, description="the initial weights' seed")
     hidden: list[int] | None = Field(None, max_length=8, description="hidden layer sizes")
-    activation: Literal["relu", "tanh", "sigmoid", "linear"] | None = None
-    loss: Literal["hinge", "mse", "bce", "softmax"] | None = None
+    activation: str | None = Field(None, json_schema_extra={"enum": list(ACTIVATIONS)})
+    loss: str | None = Field(None, json_schema_extra={"enum": list(LOSSES)})
     l2: FiniteFloat | None = Field(None, description="L2 strength alpha: + alpha · Σ p²")
     lr: FiniteFloat | None = Field(None, description="base learning rate")
-    schedule: Literal["constant", "linear", "step"] | None = Field(
-        None, description="linear: down to 0.1 × lr over the run; step: halved every quarter"
+    schedule: str | None = Field(
+        None,
+        description="linear: down to 0.1 × lr over the run; step: halved every quarter",
+        json_schema_extra={"enum": list(SCHEDULES)},
     )
     batch_size: int | None = Field(None, description="0: full batch")
     epochs: int | None = None
@@ -212,6 +217,10 @@ class TrainLimitsOut(Strict):
     max_work: int = Field(description="points × parameters × epochs")
     max_jobs: int
     max_inspect_values: int
+
+
+class TrainParametersOut(Strict):
+    parameters: int
 
 
 class TrainOptionsOut(Strict):

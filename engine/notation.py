@@ -18,7 +18,7 @@ from engine.ops import Op
 Part = str | float | tuple[float]
 Parts = tuple[Part, ...]
 
-MAX_MADE_NAME_CHARS = 16  # a name made from an expression; longer ones become "#id"
+MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
@@ -271,9 +271,11 @@ def output_sum(name: str) -> Parts:
 
 
 def made_name(expr: str, node_id: int) -> str:
-    """The name of a value the user did not name: its expression when short (``a·b``, ``b³``),
-    else ``#id`` (``#`` cannot start a Python name: never mistaken for one of the user's)."""
-    return expr if len(expr) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
+    """The name of a value the user did not name: its expression, written tight, when short
+    (``a·b``, ``b³``, ``1+c₁``), else ``#id`` (``#`` cannot start a Python name: it is never
+    mistaken for one of the user's). Short, because it is printed on the node."""
+    tight = expr.replace(" ", "")
+    return tight if len(tight) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
 
 
 def constant_name(x: float) -> str:

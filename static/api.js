@@ -22,7 +22,9 @@ async function answer(response) {
     body = null;
   }
   if (response.ok) return { ok: true, body };
-  return { ok: false, error: body?.error ?? { message: `The server answered ${response.status}.`, kind: "http" } };
+  const error = body?.error ?? { message: `The server answered ${response.status}.`, kind: "http" };
+  const retry = response.headers.get("retry-after");
+  return { ok: false, error: retry ? { ...error, message: `${error.message} (retry in ${retry} s)` } : error };
 }
 
 function post(url, body, signal) {
@@ -42,6 +44,9 @@ export async function fetchPresets() {
 }
 
 export const fetchTrainOptions = () => request("/api/train/options");
+
+/** GET /api/train/parameters: how many weights and biases a model of the form has. */
+export const countParameters = (form) => request(`/api/train/parameters?${new URLSearchParams(form)}`);
 
 export const inspectPoint = (body) => post("/api/train/inspect", body);
 

@@ -8,7 +8,6 @@ import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING } from "./model.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
-const OP_FLAGS = ["data-pending", "current"];
 const EDGE_FLAGS = ["current", "flow"];
 
 /** Parse the server's SVG text and put it in `container`; returns the handle render() uses. */
@@ -20,7 +19,7 @@ export function mountGraph(container, svgText, model) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "The computation graph");
   container.replaceChildren(svg);
-  const graph = { svg, container, values: [], ops: [], edges: new Map(), boxes: new Map(), viewBox: null, home: null, size: null, count: model.count };
+  const graph = { svg, container, values: [], edges: new Map(), boxes: new Map(), viewBox: null, home: null, size: null, count: model.count };
   indexElements(graph, model);
   addTopoBadges(graph, model);
   const vb = svg.viewBox.baseVal;
@@ -68,10 +67,6 @@ function indexElements(graph, model) {
       g.dataset.node = String(id);
       g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}`);
     }
-    const op = byId(`op${id}`);
-    graph.ops.push(op && { g: op, flags: flagsOf(op, OP_FLAGS) });
-    const r = byId(`r${id}`);
-    if (r) graph.edges.set(`r${id}`, { g: r, flags: flagsOf(r, EDGE_FLAGS) });
   }
   for (const e of model.trace.edges) {
     const key = `e${e.target}-${e.position}`;
@@ -162,8 +157,6 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     else if (state !== GRAD_PENDING) grad = boxNumber(view.grad[id], decimals);
     setText(entry, "gradText", entry.grad, grad);
 
-    const op = graph.ops[id];
-    if (op) setFlags(op, OP_FLAGS, (known ? 0 : 1) | (view.current === id ? 2 : 0));
   }
   const lit = new Set(view.edges);
   for (const [key, entry] of graph.edges) {

@@ -76,7 +76,6 @@ export function viewAt(model, phase, step, into = null) {
     if (current) {
       view.current = current.node;
       for (const e of model.operandEdges[current.node]) view.edges.push(`e${e.target}-${e.position}`);
-      view.edges.push(`r${current.node}`);
     }
     return view;
   }

@@ -44,19 +44,6 @@ export function valuesFrom(config) {
   return values;
 }
 
-/** Weights and biases of MLP(2, [...hidden, out]). */
-export function parameterCount(hidden, outputs) {
-  const sizes = [2, ...hidden, outputs];
-  let n = 0;
-  for (let i = 0; i + 1 < sizes.length; i++) n += (sizes[i] + 1) * sizes[i + 1];
-  return n;
-}
-
-export function outputsFor(dataset, loss) {
-  if (loss !== "softmax") return 1;
-  return dataset === "spiral" ? 3 : 2;
-}
-
 /** The form field an error message names first ("epochs: …", "lr must be …"), if any. */
 export function fieldOf(message) {
   const m = /^([a-z_]+)(?::| must)/.exec(message || "");
@@ -70,10 +57,4 @@ export function formatSeconds(s) {
   if (s < 60) return `${Math.round(s)} s`;
   const m = Math.floor(s / 60);
   return `${m} min ${Math.round(s - 60 * m)} s`;
-}
-
-export function formatNumber(v, digits = 4) {
-  if (!Number.isFinite(v)) return "–";
-  if (v !== 0 && (Math.abs(v) < 1e-3 || Math.abs(v) >= 1e5)) return v.toExponential(digits - 1);
-  return v.toFixed(digits);
 }

@@ -1,13 +1,10 @@
 // The training lab: one state object, changed only through setState(), and one render().
 // Training streams in over Server-Sent Events (train-sse.js); the canvases are train-plot.js.
 
-import { formatNumber as formatStepper } from "./format.js";
-import {
-  FIELDS, fieldOf, formatNumber, formatSeconds, outputsFor, parameterCount, parseHidden,
-  requestFrom, valuesFrom,
-} from "./train-config.js";
+import { countParameters, fetchTrainOptions, inspectPoint as fetchInspect, streamTraining } from "./api.js";
+import { formatNumber } from "./format.js";
+import { FIELDS, fieldOf, formatSeconds, requestFrom, valuesFrom } from "./train-config.js";
 import { drawBoundary, drawCurves, nearestPoint } from "./train-plot.js";
-import { readEvents } from "./train-sse.js";
 
 const $ = (id) => document.getElementById(id);
 const PRESET_NAMES = {
@@ -31,7 +28,8 @@ const state = {
   last: null, // the latest epoch event
   grid: null,
   gridEpoch: null,
-  final: null, // the done event
+  final: null, // the done event, or (after Stop) the last epoch with the last boundary's model
+  parameterCount: null, // of the form's model, as the server counts it
   selected: null,
   inspect: null, // {status: "loading" | "ready" | "error", point, loss, url, values, message}
 };
@@ -93,8 +91,7 @@ function renderForm() {
   for (const field of FIELDS) $(field).setAttribute("aria-invalid", String(state.error?.field === field));
   $("error").hidden = !state.error;
   $("error").textContent = state.error?.message ?? "";
-  const hidden = parseHidden($("hidden").value);
-  const count = hidden ? parameterCount(hidden, outputsFor($("dataset").value, $("loss").value)) : null;
+  const count = state.parameterCount;
   $("param-count").textContent = count ? `${count.toLocaleString("en")} parameters` : "";
 }
 
@@ -171,7 +168,7 @@ function renderInspect() {
     loss.append(`${where}. Its loss: `);
     const value = document.createElement("output");
     value.id = "inspect-loss";
-    value.textContent = formatStepper(info.loss, DECIMALS);
+    value.textContent = formatNumber(info.loss, DECIMALS);
     value.dataset.value = String(info.loss);
     loss.append(value);
     loss.append(` (a graph of ${info.values} values; the L2 term is the same for every point and left out)`);
@@ -201,49 +198,28 @@ async function startTraining() {
   if (error) return setState({ error });
   controller?.abort();
   controller = new AbortController();
-  const signal = controller.signal;
   const before = state.status;
   setState({ status: "starting", error: null });
-  let response;
-  try {
-    response = await fetch("/api/train", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (err) {
-    if (err.name !== "AbortError") fail("The server cannot be reached. Is it still running?");
-    return;
-  }
-  if (!response.ok) { // refused: the last run stays on screen, the message says why
-    const answer = await response.json().catch(() => null);
-    let message = answer?.error?.message ?? `The server answered ${response.status}.`;
-    const retry = response.headers.get("retry-after");
-    if (response.status === 503 && retry) message += ` (retry in ${retry} s)`;
+  const result = await streamTraining(body, controller.signal, (name, data) => onEvent(name, data, body));
+  if (result.aborted) return;
+  if (!result.ok && state.status === "starting") {
+    // refused before it started: the last run stays on screen, the message says why
+    const { message } = result.error;
     return setState({ status: before === "starting" ? "idle" : before, error: { message, field: fieldOf(message) } });
   }
-  setState(
-    { request: body, job: null, run: null, history: [], epochs: body.epochs, last: null,
-      grid: null, gridEpoch: null, final: null, selected: null, inspect: null },
-    { boundary: true, curves: true },
-  );
-  try {
-    await readEvents(response, onEvent);
-  } catch (err) {
-    if (err.name === "AbortError") return;
-    fail("The connection to the server was lost during training.");
-    return;
-  }
-  if (["starting", "training", "stopping"].includes(state.status)) fail("The training stream ended early.");
+  if (!result.ok) return fail(result.error.message);
+  if (["starting", "training"].includes(state.status)) fail("The training stream ended early.");
 }
 
-function onEvent(name, data) {
+function onEvent(name, data, request) {
   if (name === "start") {
-    setState({ status: "training", job: data.job, epochs: data.config.epochs, run: data }, { boundary: true });
+    setState(
+      { status: "training", request, job: data.job, epochs: data.config.epochs, run: data, history: [], last: null,
+        grid: null, gridEpoch: null, final: null, selected: null, inspect: null },
+      { boundary: true, curves: true },
+    );
   } else if (name === "epoch") {
-    const history = state.history;
-    history.push({ epoch: data.epoch, loss: data.loss, accuracy: data.accuracy });
+    state.history.push({ epoch: data.epoch, loss: data.loss, accuracy: data.accuracy });
     setState({ last: data, epochs: data.epochs }, { curves: true });
   } else if (name === "boundary") {
     setState({ grid: data, gridEpoch: data.epoch }, { boundary: true });
@@ -258,17 +234,24 @@ function fail(message) {
   setState({ status: "error", job: null, error: { message, field: null } });
 }
 
-async function stopTraining() {
+/** Stop: close the stream (the server stops the job when nobody listens). The run keeps the
+ * last epoch's numbers and the model of the last boundary drawn, so points can be inspected. */
+function stopTraining() {
   if (!state.job) return;
-  const job = state.job;
-  setState({ status: "stopping" });
-  try {
-    const response = await fetch(`/api/train/${encodeURIComponent(job)}/stop`, { method: "POST" });
-    if (!response.ok && response.status !== 404) controller?.abort();
-  } catch {
-    controller?.abort(); // closing the stream cancels the job too
-    setState({ status: "stopped", job: null });
-  }
+  controller?.abort();
+  const { last, grid } = state;
+  const final = last && grid ? { epochs_run: last.epoch, stopped: true, loss: last.loss, accuracy: last.accuracy, elapsed: last.elapsed, parameters: grid.parameters } : null;
+  setState({ status: "stopped", job: null, final }, { boundary: true });
+}
+
+let countTimer = null;
+/** The parameter count of the form's model, from the server (it counts them one way only). */
+function refreshCount() {
+  clearTimeout(countTimer);
+  countTimer = setTimeout(async () => {
+    const result = await countParameters({ hidden: $("hidden").value, dataset: $("dataset").value, loss: $("loss").value });
+    setState({ parameterCount: result.ok ? result.body.parameters : null });
+  }, 150);
 }
 
 // ── inspect one point ────────────────────────────────────────────────────────────────────────
@@ -277,25 +260,10 @@ async function inspectPoint(point) {
   if (!state.final || !state.run || point === null) return;
   setState({ selected: point, inspect: { status: "loading", point } }, { boundary: true });
   $("inspect-point").value = String(point);
-  let answer = null;
-  let ok = false;
-  try {
-    const response = await fetch("/api/train/inspect", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ config: state.request, parameters: state.final.parameters, point }),
-    });
-    ok = response.ok;
-    answer = await response.json();
-  } catch {
-    answer = null;
-  }
+  const result = await fetchInspect({ config: state.request, parameters: state.final.parameters, point });
   if (state.selected !== point) return; // another point was chosen meanwhile
-  if (ok && answer) setState({ inspect: { status: "ready", point, ...answer } });
-  else {
-    const message = answer?.error?.message ?? "The server could not write this point's loss.";
-    setState({ inspect: { status: "error", point, message } });
-  }
+  if (result.ok) setState({ inspect: { status: "ready", point, ...result.body } });
+  else setState({ inspect: { status: "error", point, message: result.error.message } });
 }
 
 function canvasPoint(event) {
@@ -313,7 +281,7 @@ function applyPreset(id) {
   if (!preset) return;
   const values = valuesFrom(preset.config);
   for (const field of FIELDS) $(field).value = values[field];
-  setState({ preset: id, error: null });
+  setState({ preset: id, error: null, parameterCount: preset.parameters });
 }
 
 function syncUrl() {
@@ -328,14 +296,9 @@ async function main() {
   const q = new URLSearchParams(location.search);
   const theme = q.get("theme");
   state.theme = theme === "light" || theme === "dark" ? theme : "auto";
-  let options = null;
-  try {
-    const response = await fetch("/api/train/options");
-    options = response.ok ? await response.json() : null;
-  } catch {
-    options = null;
-  }
-  if (!options) return fail("The server cannot be reached. Is it still running?");
+  const answer = await fetchTrainOptions();
+  if (!answer.ok) return fail(answer.error.message);
+  const options = answer.body;
   state.presets = options.presets;
   $("preset-list").replaceChildren(
     ...options.presets.map((p) => {
@@ -360,7 +323,10 @@ async function main() {
     e.preventDefault();
     startTraining();
   });
-  $("config").addEventListener("input", () => setState({ error: null }));
+  $("config").addEventListener("input", () => {
+    setState({ error: null });
+    refreshCount();
+  });
   $("stop").addEventListener("click", stopTraining);
   $("theme").addEventListener("change", (e) => {
     setState({ theme: e.target.value }, { boundary: true, curves: true });

@@ -58,10 +58,9 @@ def check_drawable(count: int) -> None:
 
 
 # Sizes of the drawing in points, for choosing a direction before any layout: a value's box
-# (three fields) and an op's ellipse, and Graphviz's default gaps between ranks and nodes.
-_VALUE_BOX = (72.0, 60.0)
-_OP_BOX = (22.0, 18.0)
-_RANKSEP, _NODESEP = 11.5, 8.6
+# (three rows, and the op's cell), and the gaps between ranks and between nodes.
+_VALUE_BOX = (82.0, 58.0)
+_RANKSEP, _NODESEP = 7.2, 8.6
 SLIDE_ASPECT = 16 / 9  # the view an image or an export is drawn for
 
 
@@ -70,67 +69,55 @@ def choose_rankdir(trace: Trace, aspect: float | None = None) -> Rankdir:
     drawn largest: a long chain left to right, a wide tree top to bottom. Estimated from the
     graph's ranks (longest path from the inputs), as Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
-    rank: dict[int, int] = {}
-    for n in sorted(trace.nodes, key=lambda n: n.topo):
-        rank[n.id] = 0
+    rank = dict.fromkeys(range(len(trace.nodes)), 0)
     for e in sorted(trace.edges, key=lambda e: trace.nodes[e.target].topo):
-        rank[e.target] = max(rank[e.target], rank[e.source] + 2)  # value → op → value
+        rank[e.target] = max(rank[e.target], rank[e.source] + 1)
     width: dict[int, int] = {}
-    for n in trace.nodes:
-        width[rank[n.id]] = width.get(rank[n.id], 0) + 1
-        if n.op is not None:
-            width[rank[n.id] - 1] = width.get(rank[n.id] - 1, 0) + 1
-    ranks = max(width) + 1
-    values, ops = (ranks + 1) // 2, ranks // 2
-    breadth = max(width.values())
-    along = values * _VALUE_BOX[0] + ops * _OP_BOX[0] + _RANKSEP * (ranks - 1)
-    across = breadth * (_VALUE_BOX[1] + _NODESEP)
-    lr = min(aspect / along, 1 / across)
-    along = values * _VALUE_BOX[1] + ops * _OP_BOX[1] + _RANKSEP * (ranks - 1)
-    across = breadth * (_VALUE_BOX[0] + _NODESEP)
-    tb = min(aspect / across, 1 / along)
+    for r in rank.values():
+        width[r] = width.get(r, 0) + 1
+    ranks, breadth = max(width) + 1, max(width.values())
+    box_w, box_h = _VALUE_BOX
+    lr = min(aspect / (ranks * (box_w + 2 * _RANKSEP)), 1 / (breadth * (box_h + _NODESEP)))
+    tb = min(aspect / (breadth * (box_w + _NODESEP)), 1 / (ranks * (box_h + 2 * _RANKSEP)))
     return "LR" if lr >= tb else "TB"
 
 
 def dot_source(trace: Trace, rankdir: Rankdir = "LR") -> str:
     """The DOT the server lays out: structure only, numbers as fixed-width placeholders.
 
-    The compact style: a value is its name above its data and its grad (one column, in either
-    direction); an op is a small ellipse; a constant is just its number. Written directly rather
-    than through ``graphviz.Digraph``: for a 1,000-value graph that is milliseconds instead of
-    tens of them. Every label goes through ``record_field``, which escapes ``"`` and ``\\``
-    too, so nothing can leave its quoted string.
+    The compact style: a value is one box, its name above its data and its grad, with the op
+    that made it in a cell on the side its operands come from (left, or top); a constant is
+    just its number. Written directly rather than through ``graphviz.Digraph``: for a
+    1,000-value graph that is milliseconds instead of tens of them. Every label goes through
+    ``record_field``, which escapes ``"`` and ``\\`` too, so nothing can leave its string.
     """
     check_drawable(len(trace.nodes))
-    graph = f"rankdir={rankdir} nodesep=0.12 ranksep=0.16"
+    graph = f"rankdir={rankdir} nodesep=0.12 ranksep=0.1"
     if len(trace.nodes) > BIG_GRAPH_VALUES:
         # Bound network simplex and crossing minimisation: a 1,500-value graph then lays out in
         # about a second, at the price of a few longer edges.
         graph += " nslimit=2 nslimit1=2 mclimit=0.2"
     lines = [
         f"digraph {{\n\tgraph [{graph}]\n",
-        f'\tnode [fontname="{FONT}" fontsize=14 margin="0.06,0.02"]\n',
+        f'\tnode [fontname="{FONT}" fontsize=14 margin="0.03,0.02" shape=record]\n',
         "\tedge [arrowsize=0.6]\n",
     ]
-    column = "{{{}}}" if rankdir == "TB" else "{}"  # a record's fields stacked, either way
+    # a record's fields stack in one column (and the op sits beside it) in either direction
+    stack = "{} | {} | {}" if rankdir == "LR" else "{{{} | {} | {}}}"
+    with_op = "{{<op> {} | {{{} | {} | {}}}}}" if rankdir == "LR" else "{{<op> {} | {} | {} | {}}}"
     for n in trace.nodes:
         name = record_field(short_label(n.name))
         if n.kind == "constant":
-            label, shape = name, "box"
-        else:
-            label, shape = column.format(f"{name} | {PLACEHOLDER} | {PLACEHOLDER}"), "record"
-        lines.append(
-            f'\tn{n.id} [label="{label}" class="value kind-{n.kind}" id=n{n.id} shape={shape}]\n'
-        )
-        if n.op is not None:
+            label, shape = f"{name}", " shape=box width=0.3 height=0.3"
+        elif n.op is not None:
             symbol = record_field(n.symbol or n.op)
-            lines.append(
-                f'\top{n.id} [label="{symbol}" class="op op-{n.op}" id=op{n.id} shape=ellipse'
-                " width=0.3 height=0.25 fontsize=12]\n"
-            )
-            lines.append(f"\top{n.id} -> n{n.id} [class=result id=r{n.id}]\n")
+            label, shape = with_op.format(symbol, name, PLACEHOLDER, PLACEHOLDER), ""
+        else:
+            label, shape = stack.format(name, PLACEHOLDER, PLACEHOLDER), ""
+        classes = f"value kind-{n.kind}" + (f" op-{n.op}" if n.op else "")
+        lines.append(f'\tn{n.id} [label="{label}" class="{classes}" id=n{n.id}{shape}]\n')
     for e in trace.edges:
         edge_id = f'"e{e.target}-{e.position}"'
-        lines.append(f"\tn{e.source} -> op{e.target} [class=operand id={edge_id}]\n")
+        lines.append(f"\tn{e.source} -> n{e.target}:op [class=operand id={edge_id}]\n")
     lines.append("}\n")
     return "".join(lines)

@@ -23,9 +23,11 @@ Theme = Literal["light", "dark"]
 _GROUP_OR_TEXT = re.compile(
     r'<g id="(?P<gid>[^"]*)" class="[^"]*">|<text (?P<attrs>[^>]*)>(?P<body>[^<]*)</text>'
 )
-_DRAWN_ID = re.compile(r"(?:n|op|r)\d+|e\d+-\d+")
+_DRAWN_ID = re.compile(r"n\d+|e\d+-\d+")
 _VALUE_ID = re.compile(r"n\d+")
-_TEXT_FIELDS = ("label", "data", "grad")
+# a value's texts in the order Graphviz writes its record's fields: a constant is only its
+# number; an input its name, data and grad; a computed value has its op's symbol first
+_FIELDS_BY_COUNT = {1: ("label",), 3: ("label", "data", "grad"), 4: ("op", "label", "data", "grad")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,26 +53,48 @@ def make_template(svg: str) -> SvgTemplate:
     svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
     parts: list[str] = []
     slots: list[str] = []
+    literal = [""]  # the literal text since the last slot, built up to ``last``
     last = 0
     group = ""
-    field = 0
+    texts: list[re.Match[str]] = []
+
+    def keep(upto: int, then: str = "", resume: int | None = None) -> None:
+        """Literal text up to ``upto``, then ``then`` in place of what lies before ``resume``."""
+        nonlocal last
+        literal[0] += svg[last:upto] + then
+        last = upto if resume is None else resume
+
+    def slot(name: str, resume: int) -> None:
+        nonlocal last
+        parts.append(literal[0])
+        slots.append(name)
+        literal[0] = ""
+        last = resume
+
+    def flush() -> None:
+        """Give a value's texts their ids; its name, data and grad become slots."""
+        for match, field in zip(texts, _FIELDS_BY_COUNT.get(len(texts), ()), strict=False):
+            tag = f'<text id="{group}-{field}" {match["attrs"]}>'
+            keep(match.start(), tag, resume=match.start("body"))
+            if field != "op":  # the op's symbol never changes: it stays literal text
+                slot(f"{group}.{field}", match.start("body") + len(match["body"]))
+        texts.clear()
+
     for match in _GROUP_OR_TEXT.finditer(svg):
         gid = match["gid"]
-        if gid is not None:
-            group, field = gid, 0
-            if _DRAWN_ID.fullmatch(gid):
-                parts.append(svg[last : match.start()] + f'<g id="{gid}" class="')
-                slots.append(f"{gid}.class")
-                last = match.start() + len(f'<g id="{gid}" class="')
-                last = svg.index('"', last)
+        if gid is None:
+            if _VALUE_ID.fullmatch(group):
+                texts.append(match)
             continue
-        if _VALUE_ID.fullmatch(group) and field < len(_TEXT_FIELDS):
-            name = _TEXT_FIELDS[field]
-            field += 1
-            parts.append(svg[last : match.start()] + f'<text id="{group}-{name}" {match["attrs"]}>')
-            slots.append(f"{group}.{name}")
-            last = match.start("body") + len(match["body"])
-    parts.append(svg[last:])
+        flush()
+        group = gid
+        if _DRAWN_ID.fullmatch(gid):
+            opening = f'<g id="{gid}" class="'
+            keep(match.start() + len(opening))
+            slot(f"{gid}.class", svg.index('"', last))
+    flush()
+    keep(len(svg))
+    parts.append(literal[0])
     return SvgTemplate(tuple(parts), tuple(slots))
 
 

@@ -25,7 +25,8 @@ def slot_texts(trace: Trace, state: StepState, decimals: int = DEFAULT_DECIMALS)
     texts: dict[str, str] = {}
     for n, s in zip(trace.nodes, state.nodes, strict=True):
         here = " current" if n.id == state.current else ""
-        classes = f"node value kind-{n.kind} {'data-known' if s.data_known else 'data-pending'}"
+        op = f" op-{n.op}" if n.op else ""
+        classes = f"node value kind-{n.kind}{op} {'data-known' if s.data_known else 'data-pending'}"
         classes += f" grad-{s.grad_state}"
         if s.grad is not None:
             classes += f" gbin-{s.bin}"
@@ -38,11 +39,6 @@ def slot_texts(trace: Trace, state: StepState, decimals: int = DEFAULT_DECIMALS)
             texts[f"n{n.id}.grad"] = "?"
         else:
             texts[f"n{n.id}.grad"] = format_number(s.grad, decimals, BOX_CHARS)
-        if n.op is not None:
-            pending = "" if s.data_known else " data-pending"
-            texts[f"op{n.id}.class"] = f"node op op-{n.op}{pending}{here}"
-            result = " current" if here and not state.flow else ""
-            texts[f"r{n.id}.class"] = "edge result" + result
     for e in trace.edges:
         key = f"e{e.target}-{e.position}"
         texts[f"{key}.class"] = "edge operand" + (edge_state if key in lit else "")

@@ -9,6 +9,8 @@ from fastapi.responses import HTMLResponse
 
 from app.browser_config import CONFIG_MODULE, config_module
 from app.templating import STATIC_URL, templates
+from engine.lab.train import DATASETS, LOSSES, SCHEDULES
+from engine.nn import ACTIVATIONS
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -26,7 +28,14 @@ def embed(request: Request) -> HTMLResponse:
 
 @router.get("/train", response_class=HTMLResponse)
 def train(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "train.html")
+    """The training lab; its choices are the engine's own lists (the template names them)."""
+    choices = {
+        "datasets": DATASETS,
+        "activations": tuple(ACTIVATIONS),
+        "losses": LOSSES,
+        "schedules": SCHEDULES,
+    }
+    return templates.TemplateResponse(request, "train.html", choices)
 
 
 @router.get(f"{STATIC_URL}/{CONFIG_MODULE}")

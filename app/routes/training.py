@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.errors import error_body
@@ -27,6 +27,7 @@ from app.schemas import (
     TrainInspectResponse,
     TrainJobOut,
     TrainOptionsOut,
+    TrainParametersOut,
     TrainRequest,
     TrainStartEvent,
 )
@@ -160,6 +161,22 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
 
     headers = {"cache-control": "no-store", "x-accel-buffering": "no", "x-training-job": job.id}
     return EventStream(events(), headers=headers)
+
+
+@router.get("/api/train/parameters", response_model=TrainParametersOut)
+def count_parameters(
+    hidden: Annotated[str, Query(max_length=200, description="hidden layer sizes: 16,16")],
+    dataset: Annotated[str, Query(max_length=20)] = "moons",
+    loss: Annotated[str, Query(max_length=20)] = "hinge",
+) -> dict[str, int]:
+    """The weights and biases of the model a form describes, counted as training will."""
+    sizes = [part for part in hidden.replace(",", " ").split() if part]
+    if not sizes or not all(part.isdigit() and len(part) < 7 for part in sizes):
+        raise GradstepError("hidden: write layer sizes such as 16, 16", kind="value")
+    changes = {"hidden": tuple(int(p) for p in sizes), "dataset": dataset, "loss": loss}
+    config = replace(PRESETS["micrograd-moons"][1], **changes)  # type: ignore[arg-type]
+    check(config)
+    return {"parameters": parameter_count(config)}
 
 
 @router.get("/api/train/jobs", response_model=list[TrainJobOut])

@@ -37,7 +37,7 @@ def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) ->
         assert f"n{n['id']}" in elements and f"n{n['id']}-label" in elements
         assert (f"n{n['id']}-grad" in elements) == (n["kind"] != "constant")
         if n["op"]:
-            assert f"op{n['id']}" in elements
+            assert elements[f"n{n['id']}-op"].text == n["symbol"]
     for e in body["trace"]["edges"]:
         assert f"e{e['target']}-{e['position']}" in elements
     assert elements[f"n{output['id']}-data"].text == "24.7041"

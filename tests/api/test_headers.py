@@ -28,6 +28,7 @@ QUERIES = {  # what each GET route needs to answer 200
     "/api/graph.html": GRAPH,
     "/api/qr.svg": {"text": "http://127.0.0.1/"},
     "/oembed": {"url": "http://testserver/?source=a%3D1"},
+    "/api/train/parameters": {"hidden": "16, 16"},
 }
 
 

@@ -43,9 +43,9 @@ def test_readme_graph_has_every_node_op_and_edge_with_contract_ids(layout: Layou
         assert f"n{node.id}-label" in elements
         # a constant is just its number; every other value shows its data and its grad
         assert (f"n{node.id}-data" in elements) == (node.kind != "constant")
-        if node.op:
-            assert elements[f"op{node.id}"].get("class", "").startswith(f"node op op-{node.op}")
-            assert f"r{node.id}" in elements
+        if node.op:  # the op that made it, in its own cell of the value's box
+            assert f"op-{node.op}" in elements[f"n{node.id}"].get("class", "").split()
+            assert elements[f"n{node.id}-op"].text == node.symbol
     for edge in trace.edges:
         assert elements[f"e{edge.target}-{edge.position}"].get("class") == "edge operand"
     g = elements[f"n{trace.output}-data"].text

@@ -86,13 +86,13 @@ def test_embed_snippet_from_the_dialog_opens_the_same_step(page, browser) -> Non
     embed = page.context.new_page()
     embed.goto(src)
     wait_for(embed, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
-    assert "Backward pass · step 2 of 3" in embed.locator('[data-part="explanation"]').inner_text()
+    assert "Backward step 2 of 3" in embed.locator('[data-part="explanation"]').inner_text()
     embed.close()
 
 
 def test_presentation_mode_shows_graph_step_and_controls_only(page, shot) -> None:
     open_drawn(page)
-    formula = page.locator("#explanation .formula").first
+    formula = page.locator("#explanation .line").first
     small = float(formula.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
     page.click("#present")
     wait_for(page, "() => document.body.classList.contains('presenting')")

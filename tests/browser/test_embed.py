@@ -112,18 +112,18 @@ def test_deck_on_another_origin_clicks_in_and_steps_with_page_down(
     frame = frame_of(page)
     ready = wait_for(page, "() => window.events.find((e) => e.event === 'ready')")
     assert ready["position"] == 0 and ready["total"] == 5
-    assert explanation(frame).startswith("Forward pass · step 1 of 2")
+    assert explanation(frame).startswith("Forward step 1 of 2")
 
     frame.locator('[data-part="graph"]').click()
     page.keyboard.press("PageDown")
     wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '1'")
-    assert "Forward pass · step 2 of 2" in explanation(frame)
+    assert "Forward step 2 of 2" in explanation(frame)
     assert "c = (a * b) + b" in explanation(frame) or "= (−6.0000) + (−3.0000)" in explanation(
         frame
     )
     page.keyboard.press("PageDown")
     wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '2'")
-    assert "Backward pass · step 1 of 3" in explanation(frame)
+    assert "Backward step 1 of 3" in explanation(frame)
     page.keyboard.press("PageUp")
     wait_for(frame, "() => document.querySelector('[data-player]').dataset.position === '1'")
     assert page.evaluate("window.hostKeys") == []  # the frame had the keys, not the deck
@@ -145,13 +145,13 @@ def test_post_message_commands_and_events(watched, base_url, host_server) -> Non
     wait_for(page, "() => window.events.filter((e) => e.event === 'stepchanged').length === 2")
     last = events(page, "stepchanged")[-1]
     assert (last["phase"], last["step"], last["position"]) == ("backward", 2, 4)
-    assert "Backward pass · step 3 of 3" in last["explanation"]
-    assert "Backward pass · step 3 of 3" in explanation(frame)
+    assert "Backward step 3 of 3" in last["explanation"]
+    assert "Backward step 3 of 3" in explanation(frame)
     # the finished graph: a.grad = b = −3, b.grad = a + 1 = 3
     grads = frame.evaluate(
         "() => ['n0', 'n1'].map((id) => document.getElementById(id + '-grad').textContent)"
     )
-    assert grads == ["grad -3.0000", "grad 3.0000"]
+    assert grads == ["−3.0000", "3.0000"]
     page.evaluate("window.send({command: 'goto', step: 0})")  # on the whole walk
     page.evaluate("window.send({command: 'prev'})")  # at the start: answered, not moved
     page.evaluate("window.send({command: 'bogus'})")  # ignored
@@ -214,7 +214,7 @@ def test_embed_fills_any_frame_without_scrollbars(
     graph = page.locator('[data-part="graph"]').bounding_box()
     assert bar and graph and bar["y"] + bar["height"] <= height + 0.5
     assert graph["height"] >= height * (0.3 if height < 300 else 0.6)
-    assert "Backward pass · step 4 of" in page.locator('[data-part="explanation"]').inner_text()
+    assert "Backward step 4 of" in page.locator('[data-part="explanation"]').inner_text()
     # the current node is in view
     box = page.evaluate(
         "() => document.querySelector('.player-graph g.node.value.current')"
@@ -251,11 +251,11 @@ def test_offline_file_steps_to_the_last_grad_with_the_network_blocked(
         page.keyboard.press("PageDown")
     wait_for(page, f"() => document.querySelector('[data-player]').dataset.position === '{total}'")
     text = page.locator('[data-part="explanation"]').inner_text()
-    assert "Backward pass · step 26 of 26" in text
+    assert "Backward step 26 of 26" in text
     grads = page.evaluate(
         "() => ['n0', 'n1'].map((id) => document.getElementById(id + '-grad').textContent)"
     )
-    assert grads == ["grad 138.8338", "grad 645.5773"]  # micrograd's README: dg/da, dg/db
+    assert grads == ["138.8338", "645.5773"]  # micrograd's README: dg/da, dg/db
     shot(page, "offline-file")
     context.close()
     assert requested == [] and errors == []
