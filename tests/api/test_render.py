@@ -6,13 +6,14 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from traces import readme_graph, trace_of
 
+import engine
 from app.draw.dot import MAX_DRAWN_VALUES, PLACEHOLDER, choose_rankdir, dot_source, record_field
 from app.draw.layout import Layout
 from app.draw.texts import slot_texts, step_state
 from app.numbers import BOX_CHARS, format_number
-from engine import GradstepError, Value
+from app.presets import MICROGRAD_README
+from engine import GradstepError, Value, trace_value
 from engine.steps import grad_bin
 from engine.trace import Trace
 
@@ -35,7 +36,7 @@ def by_id(svg: str) -> dict[str, ET.Element]:
 
 
 def test_readme_graph_has_every_node_op_and_edge_with_contract_ids(layout: Layout) -> None:
-    trace = trace_of(readme_graph())
+    trace = engine.trace(engine.parse(MICROGRAD_README))
     svg = draw_svg(layout, trace)
     elements = by_id(svg)
     for node in trace.nodes:
@@ -61,7 +62,7 @@ def test_hostile_labels_cannot_break_the_dot_or_the_svg(layout: Layout) -> None:
     root = Value(0.0, label="start")
     for label in labels:
         root = root + Value(1.0, label=label)
-    trace = trace_of(root)
+    trace = trace_value(root)
     svg = draw_svg(layout, trace)
     elements = by_id(svg)  # parses: the SVG is well-formed XML
     drawn = {elements[f"n{n.id}-label"].text or "" for n in trace.nodes}
@@ -87,7 +88,7 @@ def test_value_only_change_reuses_layout_with_identical_positions(layout: Layout
         out.label = "out"
         return out
 
-    first, second = trace_of(graph(-4.0)), trace_of(graph(0.25))
+    first, second = trace_value(graph(-4.0)), trace_value(graph(0.25))
     laid = layout.template(dot_source(first))
     again = layout.template(dot_source(second))
     assert again.cached and again.layout_ms == 0 and again.template is laid.template
@@ -100,13 +101,13 @@ def test_value_only_change_reuses_layout_with_identical_positions(layout: Layout
 
 
 def test_rankdir_and_big_graph_settings_reach_the_dot() -> None:
-    small = trace_of(Value(1.0) * 2)
+    small = trace_value(Value(1.0) * 2)
     assert "rankdir=TB" in dot_source(small, "TB")
     assert "nslimit" not in dot_source(small)
     x = Value(1.0, label="x")
     for _ in range(200):
         x = x * 1.0001
-    assert "nslimit=2" in dot_source(trace_of(x))
+    assert "nslimit=2" in dot_source(trace_value(x))
 
 
 def test_the_direction_that_fills_the_view_is_chosen() -> None:
@@ -114,9 +115,9 @@ def test_the_direction_that_fills_the_view_is_chosen() -> None:
     for _ in range(12):
         chain = chain.tanh()
     wide = sum((Value(float(i), label=f"x{i}") * 2.0 for i in range(12)), Value(0.0, label="s"))
-    assert choose_rankdir(trace_of(chain), 16 / 9) == "LR"  # a long chain lies down
-    assert choose_rankdir(trace_of(chain), 9 / 16) == "TB"  # ... or stands up on a phone
-    assert choose_rankdir(trace_of(wide), 16 / 9) == "TB"  # twelve inputs side by side
+    assert choose_rankdir(trace_value(chain), 16 / 9) == "LR"  # a long chain lies down
+    assert choose_rankdir(trace_value(chain), 9 / 16) == "TB"  # ... or stands up on a phone
+    assert choose_rankdir(trace_value(wide), 16 / 9) == "TB"  # twelve inputs side by side
 
 
 def test_too_many_values_is_refused_by_name() -> None:
@@ -124,12 +125,12 @@ def test_too_many_values_is_refused_by_name() -> None:
     for _ in range(MAX_DRAWN_VALUES // 2 + 1):
         x = x + 1.0
     with pytest.raises(GradstepError, match="draws at most 2,000") as error:
-        dot_source(trace_of(x))
+        dot_source(trace_value(x))
     assert error.value.kind == "limit"
 
 
 def test_forward_step_states() -> None:
-    trace = trace_of(readme_graph())
+    trace = engine.trace(engine.parse(MICROGRAD_README))
     texts = texts_at(trace, "forward", 0)
     first = trace.forward[0].node
     assert "current" in texts[f"n{first}.class"] and "data-known" in texts[f"n{first}.class"]
@@ -142,7 +143,7 @@ def test_forward_step_states() -> None:
 def test_backward_step_states_partial_then_final() -> None:
     a = Value(3.0, label="a")
     b = a + a
-    trace = trace_of(b)
+    trace = trace_value(b)
     assert texts_at(trace, "backward", 0)["n0.grad"] == "?"
     texts = texts_at(trace, "backward", 1)
     assert texts["n0.grad"] == "2.0000" and "grad-final" in texts["n0.class"]
@@ -150,7 +151,7 @@ def test_backward_step_states_partial_then_final() -> None:
     assert texts["e1-1.class"] == "edge operand flow"
     x = Value(2.0, label="x")
     y = x * x.tanh()  # x gets one contribution from mul's step before tanh's step
-    trace = trace_of(y)
+    trace = trace_value(y)
     x_id = 0
     mid = texts_at(trace, "backward", 1)
     assert "grad-partial" in mid[f"n{x_id}.class"]
@@ -158,7 +159,7 @@ def test_backward_step_states_partial_then_final() -> None:
 
 
 def test_step_out_of_range_is_a_clear_error() -> None:
-    trace = trace_of(Value(1.0) * 2)
+    trace = trace_value(Value(1.0) * 2)
     with pytest.raises(GradstepError, match=r"forward step 5 does not exist \(steps: 0 to 0\)"):
         texts_at(trace, "forward", 5)
 
