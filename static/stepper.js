@@ -202,8 +202,9 @@ export function createStepper(root, options = {}) {
     }
     const where = at ? clampStep(model, at.phase ?? "backward", at.step) : clampStep(model, "backward", null);
     const selected = state.selected !== null && state.selected < model.count ? state.selected : null;
-    const fresh = !kept || source !== state.model?.source;
-    setState({ model, ...where, selected, quiz: null, verdict: null, frontier: fresh ? -1 : state.frontier });
+    // predict mode: the answers given so far hold for this program until its text changes
+    const sameProgram = source === state.model?.source;
+    setState({ model, ...where, selected, quiz: null, verdict: null, frontier: sameProgram ? state.frontier : -1 });
     if (state.predict && position() > reachable()) goTo(position());
     if (!kept) fit();
   }

@@ -1,0 +1,112 @@
+"""A lecture driven by a presentation clicker (it sends PageDown and PageUp), and predict mode
+that a student cannot get around: what issue 13 asks of the page, in a real Chromium."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from browser_wait import wait_for
+
+pytestmark = pytest.mark.browser
+
+PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\n"
+
+
+def position(page) -> str:
+    return page.locator("#position").inner_text()
+
+
+def drawn(page, before: int = 0) -> None:
+    wait_for(page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before)
+
+
+def open_program(page, source: str = PRODUCT, **query: str) -> None:
+    page.goto("/?" + urlencode({"source": source, **query}))
+    drawn(page)
+
+
+def test_the_clicker_steps_from_anywhere_but_the_program_text(page) -> None:
+    open_program(page)
+    assert position(page) == "backward 2/2"  # the finished picture first
+    page.keyboard.press("PageDown")  # from the finished picture, the walk starts over
+    assert position(page) == "forward 1/1"
+    page.locator("#inputs input[type=range]").first.focus()
+    page.keyboard.press("PageDown")  # a slider keeps its arrows, not the clicker's keys
+    assert position(page) == "backward 1/2"
+    page.locator("#inputs input[type=number]").first.focus()
+    page.keyboard.press("PageUp")
+    assert position(page) == "forward 1/1"
+    page.locator("#decimals").focus()
+    page.keyboard.press("PageDown")
+    assert position(page) == "backward 1/2"
+    assert page.input_value("#decimals") == "4"  # the select did not move
+    page.locator("#source").focus()
+    page.keyboard.press("PageDown")  # typing: the editor's own keys
+    assert position(page) == "backward 1/2"
+
+
+def test_after_run_the_graph_has_the_keys(page) -> None:
+    open_program(page)
+    before = int(page.locator("#graph-view").get_attribute("data-runs") or 0)
+    page.locator("#source").focus()
+    page.keyboard.press("Control+Enter")
+    drawn(page, before)
+    assert page.evaluate("document.activeElement.id") == "graph-view"
+    page.keyboard.press("PageDown")
+    assert position(page) == "forward 1/1"
+
+
+def test_a_preset_by_its_id(page) -> None:
+    page.goto("/?preset=lecture-neuron")
+    drawn(page)
+    assert "tanh" in page.input_value("#source")
+    assert page.locator("#graph-view g.node.value").count() == 10
+
+
+def test_predict_mode_reveals_nothing_that_was_not_predicted(page) -> None:
+    open_program(page)  # opens finished: every grad on screen
+    page.check("#predict")  # ... and predict mode hides them again
+    assert position(page) == "forward 1/1"
+    assert page.locator("#predict-form").is_visible()
+    assert page.locator("#graph-view g.node.value.grad-final").count() == 0
+    for way_around in ("#phase-backward", "#last"):
+        page.click(way_around)
+        assert position(page) == "forward 1/1", way_around
+    page.locator("#graph-view").focus()
+    page.keyboard.press("End")
+    assert position(page) == "forward 1/1"
+    page.locator("#scrubber").fill("2")  # dragged to the end
+    assert position(page) == "forward 1/1"
+    assert page.input_value("#scrubber") == "0"
+    page.check("#numeric")
+    assert "numerical" not in page.locator("#inputs").inner_text()  # it would give grads away
+    assert "?" in page.locator("#inputs").inner_text()
+    # answering steps reveals them one by one; the score is kept
+    page.fill("#predict-0", "1")
+    page.click("#predict-form button[type=submit]")
+    assert position(page) == "backward 1/2"
+    page.locator("#graph-view").focus()
+    page.keyboard.press("PageDown")
+    page.fill("#predict-0", "-3")
+    page.fill("#predict-1", "2")
+    page.click("#predict-form button[type=submit]")
+    assert position(page) == "backward 2/2"
+    assert page.locator("#predict-score").inner_text() == "2 of 2 right"
+    assert "numerical" in page.locator("#inputs").inner_text()  # all revealed now
+    # a run of the same program keeps the answers
+    before = int(page.locator("#graph-view").get_attribute("data-runs") or 0)
+    page.click("#run")
+    drawn(page, before)
+    page.keyboard.press("End")
+    assert position(page) == "backward 2/2"
+
+
+def test_the_embed_says_what_went_wrong_instead_of_loading(page) -> None:
+    page.goto("/embed?" + urlencode({"source": "a = 2.0\nb = a * frobnicate(a)\n"}))
+    wait_for(page, "() => document.querySelector('[data-player]').dataset.state === 'error'")
+    assert "Loading" not in page.locator('[data-part="explanation"]').inner_text()
+    assert "frobnicate" in page.locator('[data-part="error"]').inner_text()
+    page.goto("/embed?preset=accumulation")
+    wait_for(page, "() => document.querySelector('[data-player]').dataset.state === 'ready'")
+    assert page.locator("g.node.value").count() == 2
