@@ -145,6 +145,12 @@ PRESETS: tuple[Preset, ...] = (
 )
 
 _BY_ID = {p.id: p for p in PRESETS}
+_BY_SOURCE = {p.source.strip(): p for p in PRESETS}
+
+
+def preset_of(source: str) -> Preset | None:
+    """The preset whose program ``source`` is, if it is one."""
+    return _BY_SOURCE.get(source.strip())
 
 
 def preset_source(source: str | None, preset: str | None) -> str:

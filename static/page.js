@@ -242,7 +242,12 @@ function wire() {
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => stepper.fit());
-  wireShare($("share"), () => (state.model ? { state: { ...state, source: state.model.source }, steps: state.model.forwardSteps + state.model.backwardSteps } : null));
+  wireShare($("share"), () => {
+    const { model } = state;
+    if (!model) return null;
+    const steps = model.forwardSteps + model.backwardSteps;
+    return { state: { ...state, source: model.source }, steps, frames: { zip: steps, gif: model.backwardSteps } };
+  });
   wirePresentation($("present"), $("present-exit"), () => {
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());

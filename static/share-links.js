@@ -5,6 +5,30 @@ import { stateToQuery } from "./url.js";
 
 export const FRAME = Object.freeze({ width: 800, height: 500 });
 
+/** Once per reveal.js deck: each gradstep frame shows the step of its slide's fragments, also
+ * when the deck comes back to the slide (reveal reloads the frame), when a key was pressed
+ * while the frame was still loading, and in the print view (each copy of the slide is a page
+ * with its own fragments shown): a frame that is ready asks where to be. */
+export const REVEAL_SCRIPT = `<!-- once per deck, after Reveal.initialize(...) -->
+<script>
+  const gradstepStep = (section) => section.querySelectorAll(".fragment.visible").length;
+  const gradstep = (section) => section?.querySelectorAll("iframe.gradstep").forEach((frame) =>
+    frame.contentWindow?.postMessage({ command: "goto", step: gradstepStep(section) }, "*"));
+  for (const name of ["fragmentshown", "fragmenthidden"]) {
+    Reveal.on(name, (e) => gradstep(e.fragment.closest("section")));
+  }
+  Reveal.on("slidechanged", (e) => gradstep(e.currentSlide));
+  addEventListener("message", (e) => {
+    if (e.data?.source !== "gradstep" || e.data.event !== "ready") return;
+    const frame = [...document.querySelectorAll("iframe.gradstep")]
+      .find((f) => f.contentWindow === e.source);
+    if (frame) gradstep(frame.closest("section"));
+  });
+  // the print view copies each slide per fragment but loads no data-src frame: load them
+  Reveal.on("pdf-ready", () => document.querySelectorAll("iframe.gradstep[data-src]")
+    .forEach((frame) => { frame.src ||= frame.dataset.src; }));
+</script>`;
+
 function escapeAttr(text) {
   return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 }
@@ -20,13 +44,16 @@ function graphQuery(state, extra = {}) {
 
 /**
  * Everything the dialog shows for `state` served from `origin`:
- * {link, embed, iframe, reveal, markdown, png, svg, zip, gif, html, qr}.
+ * {link, stepLink, embed, iframe, reveal, markdown, png, svg, zip, gif, html, qr}. The link and
+ * the embeds start at the first step (a class, or a deck, walks from the start); stepLink opens
+ * this exact step.
  * `options`: {controls: "full"|"minimal"|"none", theme: "light"|"dark", steps: total steps,
  * delay: ms per GIF frame}.
  */
 export function shareLinks(origin, state, options) {
-  const query = stateToQuery(state);
+  const query = stateToQuery(state, { at: false });
   const link = `${origin}/?${query}`;
+  const stepLink = `${origin}/?${stateToQuery(state)}`;
   const embedQuery = new URLSearchParams(query);
   if (options.controls !== "full") embedQuery.set("controls", options.controls);
   if (options.theme !== "auto") embedQuery.set("theme", options.theme);
@@ -39,8 +66,6 @@ export function shareLinks(origin, state, options) {
   const png = `${origin}/api/graph.png?${stepImage}`;
   // in a deck the graph starts at the first step and each fragment moves it one step on
   const revealQuery = new URLSearchParams(embedQuery);
-  revealQuery.delete("phase");
-  revealQuery.delete("step");
   revealQuery.set("controls", "minimal");
   const fragments = Math.max(0, options.steps - 1);
   const reveal = [
@@ -49,16 +74,11 @@ export function shareLinks(origin, state, options) {
     `  <!-- one fragment per step: the deck's → and clicker step the graph -->`,
     `  ${'<span class="fragment"></span>'.repeat(fragments)}`,
     `</section>`,
-    `<!-- once per deck, after Reveal.initialize(...) -->`,
-    `<script>`,
-    `  const gradstep = (e, command) => e.fragment.closest("section")`,
-    `    .querySelector("iframe.gradstep")?.contentWindow.postMessage({ command }, "*");`,
-    `  Reveal.on("fragmentshown", (e) => gradstep(e, "next"));`,
-    `  Reveal.on("fragmenthidden", (e) => gradstep(e, "prev"));`,
-    `</script>`,
+    REVEAL_SCRIPT,
   ].join("\n");
   return {
     link,
+    stepLink,
     embed,
     iframe,
     reveal,

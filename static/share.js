@@ -2,6 +2,7 @@
 // a QR code for phones, and the downloads (PNG, SVG, ZIP of every step, GIF, offline HTML).
 // Its markup is in templates/index.html; shareLinks (pure) writes every text it shows.
 
+import { wireSlowDownloads } from "./downloads.js";
 import { shareLinks } from "./share-links.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,4 +66,6 @@ export function wireShare(button, current) {
   });
   // the page steps on arrow keys: inside the dialog they belong to its controls
   dialog.addEventListener("keydown", (e) => e.stopPropagation());
+  const slow = dialog.querySelectorAll('[data-download="zip"], [data-download="gif"]');
+  wireSlowDownloads(slow, $("share-status"), (kind) => current()?.frames[kind] ?? "the");
 }

@@ -1,25 +1,27 @@
 """Every step of a program at once, for slide decks that take only pictures: a ZIP of numbered
-PNGs and SVGs (a slide per step) and the backward pass as an animated GIF. Each picture is the
-engine's state at that step filled into the one laid-out template (``Drawn.svg``)."""
+PNGs and SVGs (a slide per step) and the backward pass as an animated GIF. Both are streamed,
+one picture drawn at a time: a download starts at once, memory holds one frame, and a client
+that gives up (Cancel) stops the drawing."""
 
 from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from app.draw.png import png_size, svg_to_png
-from app.draw.svg import SvgTemplate, Theme, standalone_svg
-from app.pipeline import Drawn
+from app.draw.svg import Theme, standalone_svg
 from engine.errors import GradstepError
 from engine.steps import Phase
 from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
 MAX_EXPORT_PIXELS = 400_000_000  # all frames together, so one request cannot take minutes
+
+Picture = Callable[[Phase | None, int | None], str]  # (phase, step) -> the SVG to draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,7 @@ def walk(trace: Trace, phases: tuple[Phase, ...] = ("forward", "backward")) -> l
     return files
 
 
-def check_export(steps: list[StepFile], template: SvgTemplate, scale: float) -> None:
+def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
     """Refuse, before drawing anything, an export that would be too long or too large."""
     if len(steps) > MAX_EXPORT_STEPS:
         raise GradstepError(
@@ -51,7 +53,7 @@ def check_export(steps: list[StepFile], template: SvgTemplate, scale: float) -> 
             "drawn at once (export single steps with /api/graph.png instead)",
             "limit",
         )
-    width, height = png_size(template.parts[0], scale)  # parts[0] holds the <svg> root
+    width, height = png_size(svg, scale)
     if width * height * len(steps) > MAX_EXPORT_PIXELS:
         raise GradstepError(
             f"{len(steps)} pictures of {width} × {height} pixels are too much to draw at once: "
@@ -60,43 +62,57 @@ def check_export(steps: list[StepFile], template: SvgTemplate, scale: float) -> 
         )
 
 
-def zip_of_steps(drawn: Drawn, theme: Theme, scale: float) -> Iterator[tuple[str, bytes]]:
-    """(name, bytes) of a standalone SVG and a PNG per step, in walk order."""
-    for step in walk(drawn.trace):
-        svg = drawn.svg(step.phase, step.step)
-        yield f"{step.stem}.svg", standalone_svg(svg, theme).encode()
-        yield f"{step.stem}.png", svg_to_png(svg, theme, scale)
+class _Sink(io.RawIOBase):
+    """A file that only collects what is written to it (zipfile streams into it)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self.chunks.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out = b"".join(self.chunks)
+        self.chunks.clear()
+        return out
 
 
-def build_zip(files: Iterator[tuple[str, bytes]]) -> bytes:
-    buffer = io.BytesIO()
-    # PNGs are compressed already; the SVGs shrink about 10× with deflate
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in files:
-            method = zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
-            archive.writestr(name, data, compress_type=method)
-    return buffer.getvalue()
+def zip_of_steps(picture: Picture, trace: Trace, theme: Theme, scale: float) -> Iterator[bytes]:
+    """A standalone SVG and a PNG per step, in walk order, as the bytes of a ZIP as it is made
+    (zipfile writes a streamed archive when its file cannot seek)."""
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w") as archive:
+        for step in walk(trace):
+            svg = picture(step.phase, step.step)
+            # the SVGs shrink about 10× with deflate; PNGs are compressed already
+            archive.writestr(f"{step.stem}.svg", standalone_svg(svg, theme), zipfile.ZIP_DEFLATED)
+            archive.writestr(f"{step.stem}.png", svg_to_png(svg, theme, scale))
+            yield sink.take()
+    yield sink.take()
 
 
-def backward_gif(drawn: Drawn, theme: Theme, scale: float, delay_ms: int) -> bytes:
-    """The backward pass as an animated GIF, one frame per step, looping, the last frame held
-    three times as long so the finished gradients can be read before it starts over."""
-    frames = []
-    for step in walk(drawn.trace, ("backward",)):
-        png = svg_to_png(drawn.svg(step.phase, step.step), theme, scale)
-        with Image.open(io.BytesIO(png)) as image:
-            frames.append(image.convert("RGB").quantize(colors=255, dither=Image.Dither.NONE))
-    durations = [delay_ms] * len(frames)
-    durations[-1] = delay_ms * 3
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        disposal=1,
-        optimize=False,
-    )
-    return buffer.getvalue()
+def backward_gif(
+    picture: Picture, trace: Trace, theme: Theme, scale: float, delay_ms: int
+) -> Iterator[bytes]:
+    """The backward pass as a looping animated GIF, one frame per step, the last held three
+    times as long so the finished gradients can be read before it starts over. One palette for
+    every frame, taken from the finished picture (it has every colour), so each frame is
+    encoded as soon as it is drawn."""
+
+    def frame(phase: Phase | None, step: int | None) -> Image.Image:
+        with Image.open(io.BytesIO(svg_to_png(picture(phase, step), theme, scale))) as image:
+            return image.convert("RGB")
+
+    palette = frame(None, None).quantize(colors=255, dither=Image.Dither.NONE)
+    steps = walk(trace, ("backward",))
+    header, _ = GifImagePlugin.getheader(palette)
+    yield b"".join(header) + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # loop for ever
+    for k, step in enumerate(steps):
+        image = frame(step.phase, step.step).quantize(palette=palette, dither=Image.Dither.NONE)
+        last = k == len(steps) - 1
+        yield b"".join(GifImagePlugin.getdata(image, duration=delay_ms * (3 if last else 1)))
+    yield b";"

@@ -1,20 +1,26 @@
 """Exports for slide decks and for offline lectures: a step as PNG, every step as a ZIP, the
 backward pass as a GIF, the whole program as one self-contained HTML file, and a QR code of a
-link. Every handler runs the engine or a renderer, so each is a plain ``def`` (threadpool)."""
+link. Pictures are slides (``app.draw.slide``: 16:9 by default, the step's explanation under the
+graph) unless ``aspect=graph``. Every handler runs the engine or a renderer, so each is a plain
+``def`` (threadpool); the ZIP and the GIF stream, a picture at a time."""
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from typing import Annotated
 
 import segno
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import StreamingResponse
 
-from app.draw.frames import backward_gif, build_zip, check_export, walk, zip_of_steps
+from app.draw.frames import Picture, backward_gif, check_export, walk, zip_of_steps
 from app.draw.offline import offline_html
 from app.draw.png import fit_scale, svg_to_png
+from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
+from app.presets import preset_of
 from app.query import Graph, GraphQuery
 from app.routes.graph import layout_of
 from app.schemas import ErrorResponse
@@ -33,27 +39,55 @@ Scale = Annotated[
     Query(
         ge=0.1,
         le=4,
-        description="pixels per CSS pixel; omitted: 2, or less so the picture fits the size limit",
+        description="pixels per CSS pixel; omitted: a 1080-pixel-high slide, or for "
+        "aspect=graph 2 (less if the picture would pass the size limit)",
     ),
+]
+AspectQuery = Annotated[
+    Aspect,
+    Query(description="16:9 or 4:3: a slide, the explanation under the graph; graph: the graph"),
 ]
 
 
-def _draw(request: Request, graph: GraphQuery) -> Drawn:
-    return draw(layout_of(request), graph.source, graph.values, graph.rankdir)
+def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
+    view = graph_aspect(aspect) if aspect != "graph" else None
+    return draw(layout_of(request), graph.source, graph.values, graph.rankdir, view)
 
 
-def filename(graph: GraphQuery, suffix: str) -> str:
-    """A file name from the program's first real line: ``gradstep-a-value-4-0.zip``."""
-    for line in graph.source.splitlines():
-        words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
-        if words and not line.lstrip().startswith(("import", "from")):
-            return "gradstep-" + "-".join(words)[:40].lower() + suffix
-    return "gradstep" + suffix
+def pictures(drawn: Drawn, aspect: Aspect) -> Picture:
+    """What each step looks like in this export: a slide, or the bare graph."""
+    if aspect == "graph":
+        return drawn.svg
+    return lambda phase, step: slide_svg(
+        drawn.svg(phase, step), caption(drawn.trace, phase, step), aspect
+    )
+
+
+def filename(
+    graph: GraphQuery, suffix: str, phase: Phase | None = None, step: int | None = None
+) -> str:
+    """What the file is: ``gradstep-lecture-neuron-backward-07.png`` (a preset's id, else the
+    program's first real line), ``gradstep-a-value-4-0.zip``."""
+    preset = preset_of(graph.source)
+    name = preset.id if preset else "program"
+    if preset is None:
+        for line in graph.source.splitlines():
+            words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
+            if words and not line.lstrip().startswith(("import", "from")):
+                name = "-".join(words)[:40].lower()
+                break
+    at = f"-{phase}-{step + 1:02d}" if phase and step is not None else ""
+    return f"gradstep-{name}{at}{suffix}"
 
 
 def _download(body: bytes, media_type: str, filename: str) -> Response:
     disposition = f'attachment; filename="{filename}"'
     return Response(body, media_type=media_type, headers={"content-disposition": disposition})
+
+
+def _stream(chunks: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
+    headers = {"content-disposition": f'attachment; filename="{filename}"'}
+    return StreamingResponse(chunks, media_type=media_type, headers=headers)
 
 
 @router.get(
@@ -66,46 +100,61 @@ def get_graph_png(
     graph: Graph,
     step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
     phase: Phase = "backward",
+    aspect: AspectQuery = "16:9",
     scale: Scale = None,
 ) -> Response:
-    """One step as a PNG (the same picture as ``/api/graph.svg``), for "insert image by URL"."""
-    svg = _draw(request, graph).svg(phase, step)
-    png = svg_to_png(svg, graph.theme, scale or fit_scale(svg, MAX_PNG_SIDE))
-    return Response(png, media_type="image/png", headers={"cache-control": "max-age=3600"})
+    """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
+    drawn = _draw(request, graph, aspect)
+    svg = pictures(drawn, aspect)(phase if step is not None else None, step)
+    default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
+    png = svg_to_png(svg, graph.theme, scale or default)
+    headers = {
+        "cache-control": "max-age=3600",
+        "content-disposition": f'inline; filename="{filename(graph, ".png", phase, step)}"',
+    }
+    return Response(png, media_type="image/png", headers=headers)
 
 
 @router.get(
     "/api/graph.zip",
-    response_class=Response,
+    response_class=StreamingResponse,
     responses={200: {"content": {"application/zip": {}}, "description": "every step"}},
 )
-def get_graph_zip(request: Request, graph: Graph, scale: Scale = None) -> Response:
+def get_graph_zip(
+    request: Request, graph: Graph, aspect: AspectQuery = "16:9", scale: Scale = None
+) -> StreamingResponse:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
-    drawn = _draw(request, graph)
-    scale = scale or fit_scale(drawn.template.parts[0], MAX_FRAME_SIDE)
-    check_export(walk(drawn.trace), drawn.template, scale)
-    archive = build_zip(zip_of_steps(drawn, graph.theme, scale))
-    return _download(archive, "application/zip", filename(graph, ".zip"))
+    drawn = _draw(request, graph, aspect)
+    picture = pictures(drawn, aspect)
+    first = picture(None, None)
+    scale = scale or (fit_scale(first, MAX_FRAME_SIDE) if aspect == "graph" else 1.0)
+    check_export(walk(drawn.trace), first, scale)
+    chunks = zip_of_steps(picture, drawn.trace, graph.theme, scale)
+    return _stream(chunks, "application/zip", filename(graph, ".zip"))
 
 
 @router.get(
     "/api/graph.gif",
-    response_class=Response,
+    response_class=StreamingResponse,
     responses={200: {"content": {"image/gif": {}}, "description": "the backward pass"}},
 )
 def get_graph_gif(
     request: Request,
     graph: Graph,
     delay: Annotated[int, Query(ge=100, le=10_000, description="milliseconds per step")] = 1000,
+    aspect: AspectQuery = "16:9",
     scale: Scale = None,
-) -> Response:
+) -> StreamingResponse:
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
-    drawn = _draw(request, graph)
-    scale = scale or fit_scale(drawn.template.parts[0], MAX_FRAME_SIDE, preferred=1.0)
-    check_export(walk(drawn.trace, ("backward",)), drawn.template, scale)
-    gif = backward_gif(drawn, graph.theme, scale, delay)
-    return Response(gif, media_type="image/gif", headers={"cache-control": "max-age=3600"})
+    drawn = _draw(request, graph, aspect)
+    picture = pictures(drawn, aspect)
+    first = picture(None, None)
+    default = fit_scale(first, MAX_FRAME_SIDE, preferred=1.0) if aspect == "graph" else 1.0
+    scale = scale or default
+    check_export(walk(drawn.trace, ("backward",)), first, scale)
+    chunks = backward_gif(picture, drawn.trace, graph.theme, scale, delay)
+    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"))
 
 
 @router.get(
@@ -121,7 +170,7 @@ def get_graph_html(
 ) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
-    drawn = _draw(request, graph)
+    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir)
     html = offline_html(drawn.trace, drawn.svg(), graph.source, graph.theme, phase, step)
     return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 

@@ -30,19 +30,21 @@ def test_share_dialog_links_snippets_qr_and_downloads(page, base_url, shot) -> N
     page.click("#share")
     assert page.locator("#share-dialog").is_visible()
 
-    link = field(page, "link")
+    link = field(page, "link")  # a class follows from the start
     assert link.startswith(f"{base_url}/?")
     state = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
-    assert (
-        state["source"] == [PRODUCT] and state["phase"] == ["backward"] and state["step"] == ["1"]
-    )
+    assert state["source"] == [PRODUCT] and "step" not in state and "phase" not in state
+    exact = urllib.parse.parse_qs(urllib.parse.urlsplit(field(page, "stepLink")).query)
+    assert exact["phase"] == ["backward"] and exact["step"] == ["1"]  # ... or opens this step
 
     iframe = field(page, "iframe")
     assert iframe.startswith('<iframe src="' + base_url + "/embed?")
+    assert "step=" not in iframe  # an embed starts at the first step
     assert "controls=minimal" in iframe and 'width="800" height="500"' in iframe
     reveal = field(page, "reveal")
     assert reveal.count('<span class="fragment"></span>') == 4  # 5 steps: the first is shown
-    assert 'Reveal.on("fragmentshown"' in reveal and "postMessage({ command }" in reveal
+    assert '"fragmentshown"' in reveal and 'Reveal.on("slidechanged"' in reveal
+    assert 'command: "goto"' in reveal  # absolute steps: a lost message is made good
 
     markdown = field(page, "markdown")
     assert markdown.startswith("![gradstep: backward step 2](" + base_url + "/api/graph.png?")
@@ -78,15 +80,15 @@ def test_share_dialog_links_snippets_qr_and_downloads(page, base_url, shot) -> N
     assert not page.locator("#share-dialog").is_visible()
 
 
-def test_embed_snippet_from_the_dialog_opens_the_same_step(page, browser) -> None:
-    open_drawn(page)
+def test_embed_snippet_from_the_dialog_starts_the_same_program_at_its_first_step(page) -> None:
+    open_drawn(page)  # the page is at backward step 2
     page.click("#share")
     iframe = field(page, "iframe")
     src = iframe.split('src="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     embed = page.context.new_page()
     embed.goto(src)
     wait_for(embed, "() => document.querySelector('[data-player]')?.dataset.state === 'ready'")
-    assert "Backward step 2 of 3" in embed.locator('[data-part="explanation"]').inner_text()
+    assert "Forward step 1 of 2" in embed.locator('[data-part="explanation"]').inner_text()
     embed.close()
 
 

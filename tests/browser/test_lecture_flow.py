@@ -18,7 +18,9 @@ def position(page) -> str:
 
 
 def drawn(page, before: int = 0) -> None:
-    wait_for(page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before)
+    wait_for(
+        page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before
+    )
 
 
 def open_program(page, source: str = PRODUCT, **query: str) -> None:

@@ -1,0 +1,90 @@
+"""A step as a slide: the graph fitted into a 16:9 (or 4:3) frame, with the step's explanation
+as a caption under it, the same parts the page shows (engine/notation.py) written with the one
+number formatter. PNG, ZIP and GIF exports draw these; ``aspect=graph`` keeps the bare graph."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+from xml.sax.saxutils import escape
+
+from app.numbers import DEFAULT_DECIMALS, render
+from engine.steps import Phase
+from engine.trace import Trace
+
+Aspect = Literal["16:9", "4:3", "graph"]
+RATIOS = {"16:9": 16 / 9, "4:3": 4 / 3}
+SLIDE_HEIGHT = 1080  # pixels; the width follows the aspect
+MARGIN = 40
+CAPTION_FONT = 30  # pixels at 1080 high: readable from the back of a room
+LINE = 1.45
+MONO_WIDTH = 0.602  # DejaVu Sans Mono's advance, in ems
+PT_PER_PX = 0.75
+
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_VIEWBOX = re.compile(r'viewBox="([^"]+)"')
+
+
+def slide_size(aspect: Aspect) -> tuple[int, int]:
+    return round(SLIDE_HEIGHT * RATIOS.get(aspect, 16 / 9)), SLIDE_HEIGHT
+
+
+def graph_aspect(aspect: Aspect, lines: int = 5) -> float:
+    """Width / height of the room the graph gets in a slide (for choosing its direction)."""
+    width, height = slide_size(aspect)
+    return (width - 2 * MARGIN) / (height - 3 * MARGIN - lines * LINE * CAPTION_FONT)
+
+
+def caption(trace: Trace, phase: Phase | None, step: int | None) -> list[list[str]]:
+    """The explanation of a step as lines of cells: a title, then what the page writes."""
+    d = DEFAULT_DECIMALS
+    if phase is None or step is None:
+        out = trace.nodes[trace.output]
+        return [[f"{out.name} = {render((out.data,), d)}, every grad found"]]
+    if phase == "forward":
+        return [[f"Forward step {step + 1} of {len(trace.forward)}"],
+                [render(trace.forward[step].text, d)]]  # fmt: skip
+    s = trace.backward[step]
+    node = trace.nodes[s.node]
+    rows = [[f"Backward step {step + 1} of {len(trace.backward)} · {node.formula or node.name}"]]
+    for c in s.contributions:
+        rows.append([render(c.sum, d), f"{render(c.rule, d)} {render(c.value, d)}".strip()])
+        change = render(c.change, d) + (f", {c.note}" if c.note else "")
+        rows.append(["  " + render(c.product, d), change])
+    rows += [[render(note, d)] for note in s.notes]
+    return rows
+
+
+def slide_svg(graph_svg: str, rows: list[list[str]], aspect: Aspect) -> str:
+    """``graph_svg`` (a filled template) fitted above its caption in a frame of ``aspect``."""
+    width, height = slide_size(aspect)
+    room = width - 2 * MARGIN
+    font = min(  # as large as the widest cell allows, in its column
+        [CAPTION_FONT]
+        + [room / len(r) / (MONO_WIDTH * (len(cell) + 2)) for r in rows for cell in r if cell]
+    )
+    caption_top = height - MARGIN - len(rows) * LINE * font
+    box = (MARGIN, MARGIN, width - 2 * MARGIN, caption_top - 1.5 * MARGIN)
+    view_box = _VIEWBOX.search(graph_svg)
+    root = _ROOT.search(graph_svg)
+    assert view_box is not None and root is not None
+    inner = graph_svg[root.end() : graph_svg.rindex("</svg>")]
+    texts = []
+    for i, row in enumerate(rows):
+        y = caption_top + (i + 0.8) * LINE * font
+        for j, cell in enumerate(row):
+            x = MARGIN + j * (width - 2 * MARGIN) / len(row)
+            kind = "title" if i == 0 else "cell"
+            texts.append(
+                f'<text class="{kind}" x="{x:.0f}" y="{y:.0f}" xml:space="preserve">'
+                f"{escape(cell)}</text>"
+            )
+    return (
+        f'<svg class="gradstep-graph gradstep-slide" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width * PT_PER_PX:g}pt" height="{height * PT_PER_PX:g}pt" '
+        f'viewBox="0 0 {width} {height}">\n'
+        f'<rect class="slide-bg" width="{width}" height="{height}"/>\n'
+        f'<svg x="{box[0]}" y="{box[1]}" width="{box[2]}" height="{box[3]:.0f}" '
+        f'viewBox="{view_box[1]}" preserveAspectRatio="xMidYMid meet">{inner}</svg>\n'
+        f'<g class="slide-caption" font-size="{font:.1f}">{"".join(texts)}</g>\n</svg>\n'
+    )
