@@ -4,6 +4,8 @@ every text on the page and in the graph can be read (≥ 4.5:1, AA), in both the
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from app.draw.png import theme_colours
@@ -35,7 +37,7 @@ def colours(sheet: str, theme: str) -> dict[str, str]:
 def test_gradient_buckets_stand_apart_and_their_text_reads(theme: str) -> None:
     g = colours("graph.css", theme)
     fills = [g[f"--g-bin-{b}"] for b in BUCKETS]
-    for left, right in zip(fills, fills[1:], strict=False):
+    for left, right in itertools.pairwise(fills):
         assert contrast(left, right) >= 1.5, (theme, left, right)
     for bucket, fill in zip(BUCKETS, fills, strict=True):
         if bucket != "0":

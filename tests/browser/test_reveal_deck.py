@@ -23,7 +23,8 @@ REVEAL = ROOT / ".cache" / "npm" / "node_modules" / "reveal.js" / "dist"
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 + 3 = 5 steps
 DECK = """<!doctype html>
 <html><head><meta charset="utf-8"><title>deck</title>
-<link rel="stylesheet" href="{reveal}/reveal.css"><link rel="stylesheet" href="{reveal}/theme/white.css">
+<link rel="stylesheet" href="{reveal}/reveal.css">
+<link rel="stylesheet" href="{reveal}/theme/white.css">
 </head><body><div class="reveal"><div class="slides">
 <section><h2>Backpropagation</h2></section>
 {slide}
@@ -139,7 +140,8 @@ def test_the_readme_frame_shows_the_whole_graph_readably(deck, deck_site) -> Non
     fit = frame.evaluate(
         """() => {
           const view = document.querySelector('[data-part="graph"]').getBoundingClientRect();
-          const boxes = [...document.querySelectorAll('g.node')].map((g) => g.getBoundingClientRect());
+          const boxes = [...document.querySelectorAll('g.node')]
+            .map((g) => g.getBoundingClientRect());
           const text = document.querySelector('g.node text');
           return {
             whole: boxes.every((r) => r.left >= view.left - 1 && r.right <= view.right + 1
