@@ -9,6 +9,7 @@ import { formatNumber, isClose, parseNumber } from "./format.js";
 import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
+import { wireScanToFollow } from "./short-link.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -242,14 +243,16 @@ function wire() {
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => stepper.fit());
-  wireShare($("share"), () => (state.model ? { state: { ...state, source: state.model.source }, steps: state.model.forwardSteps + state.model.backwardSteps } : null));
-  wirePresentation($("present"), $("present-exit"), () => {
+  const view = () => (state.model ? { ...state, source: state.model.source } : null);
+  wireShare($("share"), () => (state.model ? { state: view(), steps: state.model.forwardSteps + state.model.backwardSteps } : null));
+  const { presenting } = wirePresentation($("present"), $("present-exit"), () => {
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());
     watcher.observe($("graph-view"));
     setTimeout(() => watcher.disconnect(), 1500);
     $("graph-view").focus({ preventScroll: true });
   });
+  wireScanToFollow($("scan-panel"), $("present-qr"), presenting, view);
   const inputs = $("inputs");
   inputs.addEventListener("input", (e) => {
     const name = e.target.dataset.label;

@@ -20,7 +20,7 @@ function graphQuery(state, extra = {}) {
 
 /**
  * Everything the dialog shows for `state` served from `origin`:
- * {link, embed, iframe, reveal, markdown, png, svg, zip, gif, html, qr}.
+ * {link, embed, iframe, reveal, markdown, png, svg, zip, gif, html}.
  * `options`: {controls: "full"|"minimal"|"none", theme: "light"|"dark", steps: total steps,
  * delay: ms per GIF frame}.
  */
@@ -68,6 +68,5 @@ export function shareLinks(origin, state, options) {
     zip: `${origin}/api/graph.zip?${graphQuery(state, { theme: imageTheme })}`,
     gif: `${origin}/api/graph.gif?${graphQuery(state, { theme: imageTheme, delay: options.delay })}`,
     html: `${origin}/api/graph.html?${graphQuery(state, { theme: options.theme === "auto" ? null : options.theme, phase: state.phase, step: state.step })}`,
-    qr: `/api/qr.svg?${new URLSearchParams({ text: link })}`,
   };
 }
