@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -20,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from served import free_port
 
 SUPERUSER = "postgres"
 
@@ -28,12 +28,6 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"PostgreSQL tests cannot run in CI: {reason}", pytrace=False)
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _bin_dir() -> Path | None:

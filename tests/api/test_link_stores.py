@@ -8,19 +8,17 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from postgres import Server, free_port, postgres_server
+from postgres import Server, postgres_server
+from served import gradstep_serve
 
 from app.cli import main
 from app.draw.layout.dot_backend import dot_available
@@ -162,39 +160,11 @@ def test_a_broken_postgresql_connection_is_replaced(postgres: Server) -> None:
 # ── durability: SIGKILL right after a 201 ───────────────────────────────────────────────────
 
 
-@contextmanager
-def serve(env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``gradstep serve`` in a process of its own, once it answers /healthz."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        while True:  # start-up is waited for, not timed; a server that died fails at once
-            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield process, url
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        process.stderr.close()  # type: ignore[union-attr]
-
-
 def test_a_link_answered_201_survives_sigkill(store_url: str) -> None:
     env = {"GRADSTEP_DATABASE_URL": store_url}
     if dot_available():
         env["GRADSTEP_LAYOUT"] = "dot"  # no WebAssembly to compile: a quicker start
-    with serve(env) as (process, url):
+    with gradstep_serve(env) as (process, url):
         ids = []
         for step in range(5):
             response = httpx.post(f"{url}/api/links", json={**VIEW, "step": step}, timeout=30)
@@ -202,7 +172,7 @@ def test_a_link_answered_201_survives_sigkill(store_url: str) -> None:
             ids.append(response.json()["id"])
         os.kill(process.pid, signal.SIGKILL)  # at once after the last 201: no shutdown at all
         assert process.wait() == -signal.SIGKILL
-    with serve(env) as (_, url):
+    with gradstep_serve(env) as (_, url):
         for step, link_id in enumerate(ids):
             response = httpx.get(f"{url}/s/{link_id}", timeout=30)
             assert response.status_code == 303, link_id
