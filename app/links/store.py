@@ -163,7 +163,8 @@ def open_store(url: str | None = None) -> LinkStore:
         from app.links.sqlite import SQLiteStore
 
         return SQLiteStore(Path(url.removeprefix("sqlite:///")))
-    raise StoreError(f"unknown link store {url!r}: use postgresql://… or sqlite:///path")
+    scheme = url.partition(":")[0]  # the rest may hold a password: never repeat it
+    raise StoreError(f"a link store's URL starts postgresql:// or sqlite:///, not {scheme}:")
 
 
 # ── export and import as JSON lines ──────────────────────────────────────────────────────────
