@@ -1,4 +1,4 @@
-"""``gradstep serve`` and ``gradstep render``."""
+"""``gradstep serve``, ``gradstep render`` and ``gradstep links export|import``."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal, TextIO
 
 from app.capacity import Unavailable
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
+from app.links.store import StoreError, dump, load, open_store
 from app.pipeline import draw
 from app.query import parse_values
 from engine.errors import GradstepError
@@ -46,6 +48,18 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--phase", choices=("forward", "backward"), default="backward")
     render.add_argument("--theme", choices=("light", "dark"), default="light")
     render.add_argument("--rankdir", choices=("LR", "TB"), default="LR")
+    links = commands.add_parser("links", help="move short links between stores (JSON lines)")
+    moves = links.add_subparsers(dest="move", required=True)
+    export = moves.add_parser("export", help="write every short link as JSON lines")
+    export.add_argument("-o", "--output", default="-", help="the file to write (- : stdout)")
+    load = moves.add_parser("import", help="add short links from JSON lines; ids are kept")
+    load.add_argument("input", nargs="?", default="-", help="the file to read (- : stdin)")
+    for move in (export, load):
+        move.add_argument(
+            "--database",
+            help="postgresql://… or sqlite:///path (default: GRADSTEP_DATABASE_URL, else the "
+            "SQLite file in GRADSTEP_DATA)",
+        )
     return parser
 
 
@@ -81,10 +95,41 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _links(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args.database) as store:
+            if args.move == "export":
+                with _open(args.output, "w") as out:
+                    count = dump(store.export(), out)
+                print(f"gradstep: exported {count} links from {store.kind}", file=sys.stderr)
+                return 0
+            with _open(args.input, "r") as lines:
+                done = store.import_(load(lines))
+    except (StoreError, ValueError, OSError) as error:
+        print(f"gradstep: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"gradstep: imported {done.added} new links into {store.kind}; {done.present} were "
+        f"there already",
+        file=sys.stderr,
+    )
+    for link_id in done.conflicts:
+        print(f"gradstep: {link_id} holds another view here: not imported", file=sys.stderr)
+    return 1 if done.conflicts else 0
+
+
+def _open(path: str, mode: Literal["r", "w"]) -> TextIO:
+    """A file, or stdin / stdout for ``-`` (left open when done), as UTF-8 text."""
+    target = (sys.stdout if mode == "w" else sys.stdin).fileno() if path == "-" else path
+    return open(target, mode, encoding="utf-8", closefd=path != "-")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "render":
         return _render(args)
+    if args.command == "links":
+        return _links(args)
     _serve(args)
     return 0
 

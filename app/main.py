@@ -12,8 +12,10 @@ from fastapi.staticfiles import StaticFiles
 
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
+from app.links.ratelimit import TokenBuckets
+from app.links.store import open_store
 from app.paths import STATIC_DIR
-from app.routes import exports, graph, oembed, pages, training
+from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
 from app.templating import STATIC_URL
 from app.training.jobs import TrainingJobs
@@ -25,6 +27,8 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.links = store = open_store()  # short links; migrated before any request
+        app.state.link_buckets = TokenBuckets.from_env()
         app.state.layout = layout = Layout(settings)
         app.state.training = jobs = TrainingJobs()
         threading.Thread(target=layout.warm, daemon=True).start()  # wasm: compile in advance
@@ -33,6 +37,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
                 yield
         finally:
             layout.close()
+            store.close()
 
     app = FastAPI(
         title="gradstep",
@@ -43,7 +48,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
-    for area in (graph, pages, oembed, exports, training):
+    for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     return app

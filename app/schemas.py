@@ -8,14 +8,17 @@ both that the field names agree and that every response validates against these 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 from app.draw.dot import Direction, Rankdir
+from app.numbers import MAX_DECIMALS
+from app.query import MAX_VALUES_CHARS
 from engine.lab.train import DATASETS, LOSSES, SCHEDULES
-from engine.limits import MAX_SOURCE_CHARS
+from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
+from engine.steps import Phase
 from engine.trace import Kind
 
 
@@ -300,3 +303,33 @@ class TrainInspectResponse(Strict):
     loss: float = Field(description="the model's data loss for this point (no L2)")
     values: int = Field(description="values in the program's graph")
     url: str = Field(description="the stepper on this program")
+
+
+# ── short links (/api/links, /s/…) ───────────────────────────────────────────────────────────
+
+
+class LinkRequest(Strict):
+    """A view of the stepper, as its URL writes it (static/url.js); an omitted field is the
+    page's default. It is stored as the page's query parameters (app/links/state.py)."""
+
+    source: str | None = Field(None, max_length=MAX_SOURCE_CHARS, description="the program")
+    preset: str | None = Field(
+        None, max_length=100, description="a preset's id, for no source (its program is stored)"
+    )
+    values: dict[str, FiniteFloat] | Annotated[str, Field(max_length=MAX_VALUES_CHARS)] | None = (
+        Field(None, description="input values: an object of numbers, or a URL's values text")
+    )
+    phase: Phase | None = Field(None, description="the step's pass (backward when a step is given)")
+    step: int | None = Field(None, ge=0, le=2 * MAX_NODES, description="omit: the finished graph")
+    decimals: int | None = Field(None, ge=0, le=MAX_DECIMALS)
+    theme: Literal["auto", "light", "dark"] = "auto"
+    rankdir: Direction = "auto"
+    predict: bool = False
+    numeric: bool = Field(False, description="show the numerical gradient")
+    topo: bool = Field(False, description="number the nodes in topological order")
+    node: int | None = Field(None, ge=0, le=MAX_NODES, description="the node selected")
+
+
+class LinkResponse(Strict):
+    id: str = Field(description="8 or more lowercase base32 characters, from the view's SHA-256")
+    url: str = Field(description="the short link, /s/{id} on this server")

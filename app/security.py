@@ -9,6 +9,8 @@ to be framed, by CSP and by X-Frame-Options for browsers that predate ``frame-an
 
 from __future__ import annotations
 
+import re
+
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -31,11 +33,17 @@ EMBEDDABLE_PATHS = frozenset({"/embed"})
 EMBEDDABLE_PREFIXES = ("/static/",)
 IMAGE_PATHS = frozenset({"/api/graph.svg", "/api/graph.png", "/api/graph.gif", "/api/qr.svg"})
 API_DOCS_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
+SHORT_EMBEDS = re.compile(r"/s/[^/]+(?:/embed|\.png|\.svg)")  # redirects to the above
 
 
 def embeddable(path: str) -> bool:
     """Whether another site may put ``path`` in a frame."""
-    return path in EMBEDDABLE_PATHS or path in IMAGE_PATHS or path.startswith(EMBEDDABLE_PREFIXES)
+    return (
+        path in EMBEDDABLE_PATHS
+        or path in IMAGE_PATHS
+        or path.startswith(EMBEDDABLE_PREFIXES)
+        or SHORT_EMBEDS.fullmatch(path) is not None
+    )
 
 
 def policy_for(path: str) -> str:

@@ -3,11 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages: Graphviz for layout, Chromium for the browser tests, a font for PNGs.
+# System packages: Graphviz for layout, Chromium for the browser tests, a font for PNGs,
+# PostgreSQL for the link store's tests (they start their own server), zbar to read QR codes.
 need=()
 command -v dot >/dev/null || need+=(graphviz)
 command -v chromium >/dev/null || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v zbarimg >/dev/null || need+=(zbar-tools)
 if [ ${#need[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq

@@ -50,6 +50,9 @@ export const countParameters = (form) => request(`/api/train/parameters?${new UR
 
 export const inspectPoint = (body) => post("/api/train/inspect", body);
 
+/** POST /api/links: a view stored as a short link, {id, url}. */
+export const createLink = (body) => post("/api/links", body);
+
 /** POST /api/train, its events handed to onEvent(name, data) as they arrive. Closing the
  * stream (aborting `signal`) is how the user stops the job. Resolves {ok, aborted, error}. */
 export async function streamTraining(body, signal, onEvent) {

@@ -9,6 +9,7 @@ import { formatNumber, isClose, parseNumber } from "./format.js";
 import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
+import { wireScanToFollow } from "./short-link.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -242,19 +243,21 @@ function wire() {
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => stepper.fit());
+  const view = () => (state.model ? { ...state, source: state.model.source } : null);
   wireShare($("share"), () => {
     const { model } = state;
     if (!model) return null;
     const steps = model.forwardSteps + model.backwardSteps;
-    return { state: { ...state, source: model.source }, steps, frames: { zip: steps, gif: model.backwardSteps } };
+    return { state: view(), steps, frames: { zip: steps, gif: model.backwardSteps } };
   });
-  wirePresentation($("present"), $("present-exit"), () => {
+  const { presenting } = wirePresentation($("present"), $("present-exit"), () => {
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());
     watcher.observe($("graph-view"));
     setTimeout(() => watcher.disconnect(), 1500);
     $("graph-view").focus({ preventScroll: true });
   });
+  wireScanToFollow($("scan-panel"), $("present-qr"), presenting, view);
   const inputs = $("inputs");
   inputs.addEventListener("input", (e) => {
     const name = e.target.dataset.label;

@@ -44,7 +44,7 @@ function graphQuery(state, extra = {}) {
 
 /**
  * Everything the dialog shows for `state` served from `origin`:
- * {link, stepLink, embed, iframe, reveal, markdown, png, svg, zip, gif, html, qr}. The link and
+ * {link, stepLink, embed, iframe, reveal, markdown, png, svg, zip, gif, html}. The link and
  * the embeds start at the first step (a class, or a deck, walks from the start); stepLink opens
  * this exact step.
  * `options`: {controls: "full"|"minimal"|"none", theme: "light"|"dark", steps: total steps,
@@ -88,6 +88,5 @@ export function shareLinks(origin, state, options) {
     zip: `${origin}/api/graph.zip?${graphQuery(state, { theme: imageTheme })}`,
     gif: `${origin}/api/graph.gif?${graphQuery(state, { theme: imageTheme, delay: options.delay })}`,
     html: `${origin}/api/graph.html?${graphQuery(state, { theme: options.theme === "auto" ? null : options.theme, phase: state.phase, step: state.step })}`,
-    qr: `/api/qr.svg?${new URLSearchParams({ text: link })}`,
   };
 }

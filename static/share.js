@@ -1,9 +1,10 @@
 // The Share dialog: a link, embed snippets (iframe, reveal.js), a Markdown image of this step,
-// a QR code for phones, and the downloads (PNG, SVG, ZIP of every step, GIF, offline HTML).
+// the short link and its QR code for phones (short-link.js), and the downloads (PNG, SVG, ZIP of every step, GIF, offline HTML).
 // Its markup is in templates/index.html; shareLinks (pure) writes every text it shows.
 
 import { wireSlowDownloads } from "./downloads.js";
 import { shareLinks } from "./share-links.js";
+import { showShortLink } from "./short-link.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,13 +23,7 @@ export function wireShare(button, current) {
     });
     for (const field of dialog.querySelectorAll("[data-share]")) field.value = links[field.dataset.share];
     for (const a of dialog.querySelectorAll("[data-download]")) a.href = links[a.dataset.download];
-    const qr = $("share-qr");
-    if (qr.dataset.text !== links.link) {
-      qr.dataset.text = links.link;
-      qr.hidden = false;
-      $("share-qr-note").textContent = "Scan to open this view on a phone";
-      qr.src = links.qr;
-    }
+    showShortLink(state, links.link); // the short link and its QR code
   }
 
   function say(text) {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from html import escape
 from typing import Annotated
 
 import segno
@@ -32,6 +33,9 @@ router = APIRouter(
 )
 
 MAX_QR_CHARS = 2_000  # a version-40 QR code holds 2,331 bytes at error level M; phones need less
+MAX_QR_SIDE = 2_048  # pixels
+QR_BORDER = 4  # modules of quiet zone, as the standard asks
+SVG = "image/svg+xml"
 MAX_PNG_SIDE = 8_192  # pixels, when no scale is given
 MAX_FRAME_SIDE = 4_096  # pixels of each picture in a ZIP or a GIF, when no scale is given
 Scale = Annotated[
@@ -182,14 +186,50 @@ def get_graph_html(
 )
 def get_qr_svg(
     text: Annotated[str, Query(min_length=1, max_length=MAX_QR_CHARS, description="a link")],
+    size: Annotated[
+        int | None,
+        Query(
+            ge=64,
+            le=MAX_QR_SIDE,
+            description="the width in pixels, as whole pixels per module (omitted: 4 per module)",
+        ),
+    ] = None,
+    caption: Annotated[bool, Query(description="print the text under the code")] = False,
 ) -> Response:
-    """A QR code of ``text`` (a link to a view) as SVG, for students' phones."""
+    """A QR code of ``text`` (a link to a view) as SVG, for students' phones; with ``size``
+    and ``caption``, large enough for a slide, the link printed under it."""
     try:
         code = segno.make(text, error="m", micro=False)
     except segno.DataOverflowError:
         raise GradstepError(
             f"this link ({len(text.encode())} bytes) is too long for a QR code", "limit"
         ) from None
+    modules = code.symbol_size(scale=1, border=QR_BORDER)[0]
+    scale = max(1, size // modules) if size else 4
     buffer = io.BytesIO()
-    code.save(buffer, kind="svg", scale=4, border=4, title="QR code of the link", unit=None)
-    return Response(buffer.getvalue(), media_type="image/svg+xml")
+    code.save(
+        buffer,
+        kind="svg",
+        scale=scale,
+        border=QR_BORDER,
+        title="QR code of the link",
+        unit=None,
+        light="#ffffff",  # the quiet zone stays light on a dark slide
+        xmldecl=not caption,
+    )
+    svg = buffer.getvalue().decode()
+    return Response(_captioned(svg, text, modules * scale) if caption else svg, media_type=SVG)
+
+
+def _captioned(code: str, text: str, width: float) -> str:
+    """The code's SVG with ``text`` under it, in a monospace font sized to the code's width."""
+    font = min(width / 12, 0.95 * width / (0.6 * len(text)))  # a monospace glyph: ~0.6 em wide
+    height = round(width + 1.5 * font)
+    return (
+        f'<?xml version="1.0" encoding="utf-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>{code}'
+        f'<text x="{width / 2:g}" y="{width + font * 0.9:.1f}" font-size="{font:.1f}" '
+        f'font-family="DejaVu Sans Mono, monospace" text-anchor="middle" fill="#000000">'
+        f"{escape(text)}</text></svg>"
+    )

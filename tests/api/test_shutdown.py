@@ -5,11 +5,8 @@ long before the training run would have ended."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,17 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 from programs import dense_source
+from served import gradstep_serve
 
 from app.draw.layout.dot_backend import dot_available
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def children_named(parent: int, name: bytes) -> list[int]:
@@ -47,30 +38,8 @@ def children_named(parent: int, name: bytes) -> list[int]:
 
 @pytest.fixture
 def server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    port = free_port()
-    env = {**os.environ, "GRADSTEP_LAYOUT": "dot", "GRADSTEP_LAYOUT_TIMEOUT": "60"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        while True:  # startup is waited for, not timed; a dead server fails at once
-            assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield process, url
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        process.stderr.close()  # type: ignore[union-attr]
+    with gradstep_serve({"GRADSTEP_LAYOUT": "dot", "GRADSTEP_LAYOUT_TIMEOUT": "60"}) as served:
+        yield served
 
 
 def test_sigterm_finishes_in_flight_requests_and_stops_training(

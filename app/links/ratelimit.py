@@ -1,0 +1,52 @@
+"""How fast one client may create links: a token bucket per client address, in memory.
+
+Each bucket holds up to ``per_minute`` tokens and refills at ``per_minute`` a minute; a link
+takes one. The buckets belong to one process: with ``--workers N`` or several servers a client
+may create up to N times as many. A bounded number of clients is remembered (the least recently
+seen is forgotten first), so a flood of addresses cannot grow memory without end.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from app.capacity import _count_from_env
+
+DEFAULT_PER_MINUTE = 30  # a teacher preparing slides shares a view every few seconds at most
+MAX_CLIENTS = 10_000
+
+
+class TokenBuckets:
+    def __init__(
+        self,
+        per_minute: int,
+        clock: Callable[[], float] = time.monotonic,
+        clients: int = MAX_CLIENTS,
+    ) -> None:
+        self.per_minute = per_minute
+        self._clock = clock
+        self._clients = clients
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_env(cls) -> TokenBuckets:
+        """GRADSTEP_LINKS_PER_MINUTE links a minute per client address (default 30)."""
+        return cls(_count_from_env("GRADSTEP_LINKS_PER_MINUTE", DEFAULT_PER_MINUTE, 1))
+
+    def take(self, client: str) -> int:
+        """0 when ``client`` may go on (a token is taken), else the whole seconds to wait."""
+        rate = self.per_minute / 60
+        with self._lock:
+            now = self._clock()
+            tokens, then = self._buckets.pop(client, (self.per_minute, now))
+            tokens = min(self.per_minute, tokens + (now - then) * rate)
+            wait = 0 if tokens >= 1 else math.ceil((1 - tokens) / rate)
+            self._buckets[client] = (tokens - 1 if wait == 0 else tokens, now)
+            if len(self._buckets) > self._clients:
+                self._buckets.popitem(last=False)
+            return wait

@@ -1,0 +1,92 @@
+"""Links in SQLite (the standard library's ``sqlite3``), the default: one file in the data
+directory, so ``gradstep serve`` needs nothing else.
+
+The journal is a write-ahead log with ``synchronous=FULL``: a link answered 201 survives the
+process being killed and the machine losing power. One connection serves every thread under a
+lock (a link is one row read by its primary key); worker processes share the file, and
+``busy_timeout`` lets one wait for another's write.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from app.links.state import State, canonical, from_canonical
+from app.links.store import LinkStore, Record, StoreError, migrate, now
+
+BUSY_TIMEOUT_S = 10  # another worker process's write, or its start-up migration
+
+MIGRATIONS = (
+    "CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, created TEXT NOT NULL)",
+)
+
+
+class SQLiteStore(LinkStore):
+    kind = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit: each statement outside batch() is committed before it returns
+            self._db = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot open the link store {path}: {error}") from error
+        with self.batch(), self._use() as db:
+            migrate(db.cursor(), MIGRATIONS)
+
+    @contextmanager
+    def _use(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as error:
+                raise StoreError(f"the link store {self.path} failed: {error}") from error
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        with self._use() as db:
+            db.execute("BEGIN IMMEDIATE")  # takes the write lock now: no upgrade deadlock
+            try:
+                yield
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def get(self, link_id: str) -> State | None:
+        with self._use() as db:
+            row = db.execute("SELECT state FROM links WHERE id = ?", (link_id,)).fetchone()
+        return None if row is None else from_canonical(row[0])
+
+    def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
+        with self._use() as db:
+            cursor = db.execute(
+                "INSERT INTO links (id, state, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING",
+                (link_id, canonical(state), (created or now()).isoformat()),
+            )
+            return cursor.rowcount == 1
+
+    def rows_after(self, after: str, limit: int) -> list[Record]:
+        with self._use() as db:
+            rows = db.execute(
+                "SELECT id, state, created FROM links WHERE id > ? ORDER BY id LIMIT ?",
+                (after, limit),
+            ).fetchall()
+        return [Record(i, from_canonical(s), datetime.fromisoformat(c)) for i, s, c in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

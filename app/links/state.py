@@ -1,0 +1,86 @@
+"""What a short link stores and what it is called.
+
+A link stores a view as the page's query parameters (``{"source": …, "step": "3"}``, strings as
+the URL writes them), checked and normalised: defaults left out, a preset replaced by its
+program, ``values`` written one way. A new page option is a new field of ``LinkRequest`` and
+needs no migration. The id is the lowercase, unpadded base32 of the SHA-256 of the canonical
+JSON of that mapping, cut to ``MIN_ID_CHARS`` characters and lengthened only on a collision, so
+the same view always gets the same id.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from app.numbers import DEFAULT_DECIMALS
+from app.presets import preset_source
+from app.query import parse_values
+from app.schemas import LinkRequest
+from engine import parse
+
+State = dict[str, str]
+
+MIN_ID_CHARS = 8  # 40 bits: a collision is likely only past about a million links
+MAX_ID_CHARS = 52  # all 256 bits of the hash
+ID_PATTERN = re.compile(f"[a-z2-7]{{{MIN_ID_CHARS},{MAX_ID_CHARS}}}")
+
+# the page's parameters in the order static/url.js writes them; images take fewer
+PAGE_KEYS = (
+    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "predict", "numeric",
+    "topo", "node",
+)  # fmt: skip
+IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir")
+
+
+def link_state(body: LinkRequest) -> State:
+    """The stored mapping of a view; a program that does not run is refused (422)."""
+    source = preset_source(body.source, body.preset)
+    raw = body.values
+    values = parse_values(raw if raw is None or isinstance(raw, str) else json.dumps(raw))
+    parse(source, values)
+    phase = body.phase or ("backward" if body.step is not None else None)
+    fields: dict[str, object] = {
+        "source": source,
+        "values": json.dumps(values, sort_keys=True, separators=(",", ":")) if values else None,
+        "phase": phase,
+        "step": body.step,
+        "decimals": None if body.decimals == DEFAULT_DECIMALS else body.decimals,
+        "theme": None if body.theme == "auto" else body.theme,
+        "rankdir": None if body.rankdir == "auto" else body.rankdir,
+        "predict": "1" if body.predict else None,
+        "numeric": "1" if body.numeric else None,
+        "topo": "1" if body.topo else None,
+        "node": body.node,
+    }
+    return {key: str(value) for key, value in fields.items() if value is not None}
+
+
+def canonical(state: Mapping[str, str]) -> str:
+    """The one text of a state: sorted keys, no spaces, ASCII only (what is hashed and stored)."""
+    return json.dumps(dict(state), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def from_canonical(text: str) -> State:
+    return dict(json.loads(text))
+
+
+def full_id(state: Mapping[str, str]) -> str:
+    """All 52 base32 characters of the state's SHA-256; an id is one of its prefixes."""
+    digest = hashlib.sha256(canonical(state).encode("ascii")).digest()
+    return base64.b32encode(digest).decode("ascii").rstrip("=").lower()
+
+
+def is_link_id(text: str) -> bool:
+    return ID_PATTERN.fullmatch(text) is not None
+
+
+def target(state: Mapping[str, str], path: str, keys: tuple[str, ...] = PAGE_KEYS) -> str:
+    """The long URL a short link stands for: ``path`` with the state's parameters among
+    ``keys``, in the page's order."""
+    query = urlencode([(key, state[key]) for key in keys if key in state])
+    return f"{path}?{query}" if query else path

@@ -1,0 +1,124 @@
+"""Short links: ``POST /api/links`` stores a view and names it; ``/s/{id}`` (and ``/embed``,
+``.png``, ``.svg``) redirect (303) to the long URL. Every handler may wait on the store, so each
+is a plain ``def`` (threadpool)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.exceptions import HTTPException
+
+from app.capacity import Unavailable
+from app.links.ratelimit import TokenBuckets
+from app.links.state import IMAGE_KEYS, PAGE_KEYS, State, is_link_id, link_state, target
+from app.links.store import LinkStore, StoreError, save
+from app.schemas import ErrorResponse, LinkRequest, LinkResponse
+from app.templating import templates
+
+router = APIRouter(tags=["links"])
+
+RETRY_AFTER_STORE_S = 5
+REDIRECT_CACHE = "max-age=86400"  # a link never changes what it points to
+_OPENED: dict[int | str, dict[str, Any]] = {
+    303: {"description": "to the long URL"},
+    404: {"content": {"text/html": {}}, "description": "no such link"},
+}
+_CREATED: dict[int | str, dict[str, Any]] = {
+    200: {"model": LinkResponse, "description": "this view was stored before: the same id"},
+    422: {"model": ErrorResponse, "description": "bad input"},
+    429: {"model": ErrorResponse, "description": "too many new links from this address"},
+    503: {"model": ErrorResponse, "description": "the link store is unavailable"},
+}
+
+
+class TooManyLinks(HTTPException):
+    kind = "rate_limit"
+
+    def __init__(self, per_minute: int, retry_after: int) -> None:
+        super().__init__(
+            429,
+            f"more than {per_minute} new links a minute from your address: "
+            f"try again in {retry_after} s",
+            headers={"retry-after": str(retry_after)},
+        )
+
+
+def store_of(request: Request) -> LinkStore:
+    store: LinkStore = request.app.state.links
+    return store
+
+
+@contextmanager
+def _store_available() -> Iterator[None]:
+    try:
+        yield
+    except StoreError as error:
+        raise Unavailable(
+            f"short links are unavailable ({error}); the long link still works",
+            "store_unavailable",
+            RETRY_AFTER_STORE_S,
+        ) from None
+
+
+@router.post("/api/links", status_code=201, response_model=LinkResponse, responses=_CREATED)
+def post_link(body: LinkRequest, request: Request, response: Response) -> LinkResponse:
+    """Store a view and answer its short link: 201 when new, 200 (same id) when stored before."""
+    buckets: TokenBuckets = request.app.state.link_buckets
+    wait = buckets.take(request.client.host if request.client else "")
+    if wait:
+        raise TooManyLinks(buckets.per_minute, wait)
+    state = link_state(body)
+    with _store_available():
+        link_id, created = save(store_of(request), state)
+    response.status_code = 201 if created else 200
+    response.headers["location"] = f"/s/{link_id}"
+    return LinkResponse(id=link_id, url=str(request.url_for("open_link", link_id=link_id)))
+
+
+def _redirect(
+    request: Request, link_id: str, path: str, keys: tuple[str, ...] = PAGE_KEYS
+) -> Response:
+    link_id = link_id.lower()  # base32 reads the same in capitals, as on a slide
+    state: State | None = None
+    if is_link_id(link_id):  # anything else is not a link: the store is not asked
+        with _store_available():
+            state = store_of(request).get(link_id)
+    if state is None:
+        return templates.TemplateResponse(
+            request,
+            "link_missing.html",
+            {"link_id": link_id, "well_formed": is_link_id(link_id)},
+            status_code=404,
+            headers={"cache-control": "no-store"},  # the same view may be shared later
+        )
+    url = target(state, path, keys)
+    return RedirectResponse(url, status_code=303, headers={"cache-control": REDIRECT_CACHE})
+
+
+# the image routes first: "/s/{link_id}" would match "abc.png" as an id
+@router.get("/s/{link_id}.png", response_class=HTMLResponse, responses=_OPENED)
+def open_link_png(request: Request, link_id: str) -> Response:
+    """The link's step as PNG (``/api/graph.png``)."""
+    return _redirect(request, link_id, "/api/graph.png", IMAGE_KEYS)
+
+
+@router.get("/s/{link_id}.svg", response_class=HTMLResponse, responses=_OPENED)
+def open_link_svg(request: Request, link_id: str) -> Response:
+    """The link's step as a standalone SVG (``/api/graph.svg``)."""
+    return _redirect(request, link_id, "/api/graph.svg", IMAGE_KEYS)
+
+
+@router.get("/s/{link_id}/embed", response_class=HTMLResponse, responses=_OPENED)
+def open_link_embed(request: Request, link_id: str) -> Response:
+    """The link's view in the embeddable player (``/embed``)."""
+    return _redirect(request, link_id, "/embed")
+
+
+@router.get("/s/{link_id}", response_class=HTMLResponse, responses=_OPENED, name="open_link")
+def open_link(request: Request, link_id: str) -> Response:
+    """The link's view in the stepper (``/``)."""
+    return _redirect(request, link_id, "/")

@@ -1,0 +1,180 @@
+"""The link stores, SQLite and PostgreSQL alike (a real PostgreSQL server, started for these
+tests): rows, migrations, concurrent saves of one view, import conflicts, moving a term's links
+from SQLite to PostgreSQL with the CLI, and durability: a real ``gradstep serve`` killed with
+SIGKILL right after its 201 still has the link when it starts again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from postgres import Server, postgres_server
+from served import gradstep_serve
+
+from app.cli import main
+from app.draw.layout.dot_backend import dot_available
+from app.links.state import full_id
+from app.links.store import LinkStore, Record, open_store, save
+from app.presets import MICROGRAD_README
+
+ROOT = Path(__file__).resolve().parents[2]
+STATE = {"source": MICROGRAD_README, "phase": "backward", "step": "3"}
+VIEW = {"source": MICROGRAD_README, "phase": "backward"}
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Server]:
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'links.sqlite3'}"
+        return
+    server: Server = request.getfixturevalue("postgres")
+    with server.database() as url:
+        yield url
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[LinkStore]:
+    with open_store(store_url) as opened:
+        yield opened
+
+
+def test_rows_are_written_once_and_read_back(store: LinkStore) -> None:
+    when = datetime(2025, 9, 1, 9, 0, tzinfo=UTC)
+    assert store.get("abcdefgh") is None
+    assert store.put("abcdefgh", STATE, when) is True
+    assert store.put("abcdefgh", {"source": "a = 1"}) is False  # a row never changes
+    assert store.get("abcdefgh") == STATE
+    store.put("aaaaaaaa", {"source": "a = 1"})
+    records = list(store.export())
+    assert [r.id for r in records] == ["aaaaaaaa", "abcdefgh"]
+    assert records[1] == Record("abcdefgh", STATE, when)
+
+
+def test_export_pages_through_every_row(store: LinkStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.links.store.PAGE_ROWS", 3)
+    states = [{"source": f"a = {i}"} for i in range(10)]
+    assert store.import_(Record(full_id(s)[:8], s, datetime.now(UTC)) for s in states).added == 10
+    assert sorted(r.state["source"] for r in store.export()) == sorted(s["source"] for s in states)
+
+
+def schema_versions(url: str) -> list[int]:
+    query = "SELECT version FROM schema_version ORDER BY version"
+    if url.startswith("sqlite:///"):
+        with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as db:
+            return [version for (version,) in db.execute(query)]
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        return [version for (version,) in db.execute(query)]
+
+
+def test_migrations_run_once_and_keep_the_rows(store_url: str) -> None:
+    for _ in range(3):
+        with open_store(store_url) as store:
+            store.put("abcdefgh", STATE)
+            assert schema_versions(store_url) == [1]
+    with open_store(store_url) as store:
+        assert store.get("abcdefgh") == STATE
+
+
+def test_one_view_saved_at_once_from_many_threads_is_one_link(store: LinkStore) -> None:
+    results: list[tuple[str, bool]] = []
+    barrier = threading.Barrier(8)
+
+    def share() -> None:
+        barrier.wait()
+        results.append(save(store, STATE))
+
+    threads = [threading.Thread(target=share) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert {link_id for link_id, _ in results} == {full_id(STATE)[:8]}
+    assert sorted(created for _, created in results) == [False] * 7 + [True]
+    assert len(list(store.export())) == 1
+
+
+def test_import_keeps_what_is_there_and_reports_conflicts(store: LinkStore) -> None:
+    other = {"source": "a = 2"}
+    store.put(full_id(STATE)[:8], other)  # as if another view had taken this id here
+    records = [
+        Record(full_id(STATE)[:8], STATE, datetime.now(UTC)),
+        Record(full_id(other)[:8], other, datetime.now(UTC)),
+    ]
+    assert store.import_(records).added == 1
+    again = store.import_(records)
+    assert (again.added, again.present, again.conflicts) == (0, 1, [full_id(STATE)[:8]])
+    assert store.get(full_id(STATE)[:8]) == other
+
+
+def test_a_term_moves_from_sqlite_to_postgresql(
+    postgres: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sqlite_url = f"sqlite:///{tmp_path / 'links.sqlite3'}"
+    with open_store(sqlite_url) as old:
+        ids = [save(old, {**STATE, "step": str(step)})[0] for step in range(20)]
+    dump = tmp_path / "term.jsonl"
+    with postgres.database() as postgres_url:
+        assert main(["links", "export", "--database", sqlite_url, "-o", str(dump)]) == 0
+        for _ in range(2):  # importing twice is harmless
+            assert main(["links", "import", str(dump), "--database", postgres_url]) == 0
+        err = capsys.readouterr().err
+        assert "imported 20 new links into postgresql; 0 were there already" in err
+        assert "imported 0 new links into postgresql; 20 were there already" in err
+        with open_store(sqlite_url) as old, open_store(postgres_url) as new:
+            assert sorted(r.id for r in new.export()) == sorted(ids)
+            assert list(new.export()) == list(old.export())
+            assert save(new, {**STATE, "step": "7"}) == (ids[7], False)  # sharing it again
+
+
+def test_a_broken_postgresql_connection_is_replaced(postgres: Server) -> None:
+    import psycopg
+
+    with postgres.database() as url, open_store(url) as store:
+        store.put("abcdefgh", STATE)
+        with psycopg.connect(postgres.url(), autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                (url.rsplit("/", 1)[1],),
+            )
+        assert store.get("abcdefgh") == STATE
+
+
+# ── durability: SIGKILL right after a 201 ───────────────────────────────────────────────────
+
+
+def test_a_link_answered_201_survives_sigkill(store_url: str) -> None:
+    env = {"GRADSTEP_DATABASE_URL": store_url}
+    if dot_available():
+        env["GRADSTEP_LAYOUT"] = "dot"  # no WebAssembly to compile: a quicker start
+    with gradstep_serve(env) as (process, url):
+        ids = []
+        for step in range(5):
+            response = httpx.post(f"{url}/api/links", json={**VIEW, "step": step}, timeout=30)
+            assert response.status_code == 201, response.text
+            ids.append(response.json()["id"])
+        os.kill(process.pid, signal.SIGKILL)  # at once after the last 201: no shutdown at all
+        assert process.wait() == -signal.SIGKILL
+    with gradstep_serve(env) as (_, url):
+        for step, link_id in enumerate(ids):
+            response = httpx.get(f"{url}/s/{link_id}", timeout=30)
+            assert response.status_code == 303, link_id
+            view = parse_qs(urlsplit(response.headers["location"]).query)
+            assert view["source"] == [MICROGRAD_README] and view["step"] == [str(step)]
