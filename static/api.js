@@ -23,8 +23,8 @@ async function answer(response) {
   }
   if (response.ok) return { ok: true, body };
   const error = body?.error ?? { message: `The server answered ${response.status}.`, kind: "http" };
-  const retry = response.headers.get("retry-after");
-  return { ok: false, error: retry ? { ...error, message: `${error.message} (retry in ${retry} s)` } : error };
+  const retry = Number(response.headers.get("retry-after"));
+  return { ok: false, error: retry > 0 ? { ...error, retryAfter: retry } : error };
 }
 
 function post(url, body, signal) {

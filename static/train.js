@@ -204,7 +204,8 @@ async function startTraining() {
   if (result.aborted) return;
   if (!result.ok && state.status === "starting") {
     // refused before it started: the last run stays on screen, the message says why
-    const { message } = result.error;
+    const { retryAfter } = result.error;
+    const message = retryAfter ? `${result.error.message} (retry in ${retryAfter} s)` : result.error.message;
     return setState({ status: before === "starting" ? "idle" : before, error: { message, field: fieldOf(message) } });
   }
   if (!result.ok) return fail(result.error.message);

@@ -20,6 +20,9 @@ from app.draw.offline import BundleError, bundle
 from app.draw.png import PT_TO_PX, svg_to_png, theme_colours
 from app.main import create_app
 from app.paths import GRAPH_CSS
+from app.presets import PRESETS
+
+PRESETS_BY_ID = {p.id: p.source for p in PRESETS}
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
 LIGHT_BG = (255, 255, 255)
@@ -54,7 +57,8 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
 
 
 def test_png_has_the_svg_size_times_scale_and_is_not_blank(client: TestClient, graph) -> None:
-    response = client.get("/api/graph.png", params={"source": PRODUCT, "scale": 1.5})
+    params = {"source": PRODUCT, "scale": 1.5, "aspect": "graph", "rankdir": "LR"}
+    response = client.get("/api/graph.png", params=params)
     assert response.status_code == 200
     assert response.headers["content-type"] == "image/png"
     image = Image.open(io.BytesIO(response.content))
@@ -82,6 +86,36 @@ def test_png_text_is_drawn(graph) -> None:
     assert changed > 0.01 * with_text.width * with_text.height
 
 
+def test_png_is_a_slide_with_the_steps_explanation_by_default(client: TestClient) -> None:
+    response = client.get("/api/graph.png", params={"preset": "lecture-neuron", "step": 5})
+    assert response.status_code == 200
+    image = Image.open(io.BytesIO(response.content))
+    assert image.size == (1920, 1080)  # 16:9, for a slide
+    name = 'inline; filename="gradstep-lecture-neuron-backward-06.png"'
+    assert response.headers["content-disposition"] == name  # it says what it is
+    four_three = client.get("/api/graph.png", params={"preset": "lecture-neuron", "aspect": "4:3"})
+    assert Image.open(io.BytesIO(four_three.content)).size == (1440, 1080)
+
+
+def test_a_slides_caption_and_node_text_are_large(client: TestClient) -> None:
+    from app.draw.slide import caption, slide_svg
+    from app.pipeline import draw
+
+    drawn = draw(client.app.state.layout, PRESETS_BY_ID["lecture-neuron"], None, "auto", 2.4)  # type: ignore[attr-defined]
+    rows = caption(drawn.trace, "backward", 1)
+    assert rows[0] == ["Backward step 2 of 6 · o = tanh(n)"]
+    assert rows[1][0] == "n.grad += ∂o/∂n · o.grad"
+    svg = slide_svg(drawn.svg("backward", 1), rows, "16:9")
+    inner = re.search(
+        r'<svg x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="([\d.]+)" viewBox="([^"]+)"', svg
+    )
+    assert inner is not None
+    box_w, box_h = float(inner[1]), float(inner[2])
+    _, _, view_w, view_h = map(float, inner[3].split())
+    scale = min(box_w / view_w, box_h / view_h)  # pixels of the 1920×1080 picture per point
+    assert 14 * scale >= 18  # node text at least 18 px tall
+
+
 def test_png_dark_theme_and_a_step(client: TestClient) -> None:
     response = client.get(
         "/api/graph.png", params={"source": PRODUCT, "theme": "dark", "step": 0, "phase": "forward"}
@@ -98,7 +132,7 @@ def test_png_refuses_a_step_that_does_not_exist_and_a_picture_too_large(
     assert bad_step.status_code == 422
     assert "does not exist" in bad_step.json()["error"]["message"]
     wide = "x = Value(1.0)\n" + "".join(f"x = x * 1.5 + {k}.0\n" for k in range(150))
-    huge = client.get("/api/graph.png", params={"source": wide, "scale": 4})
+    huge = client.get("/api/graph.png", params={"source": wide, "scale": 4, "aspect": "graph"})
     assert huge.status_code == 422
     assert huge.json()["error"]["kind"] == "limit"
     assert "smaller scale" in huge.json()["error"]["message"]
@@ -106,13 +140,14 @@ def test_png_refuses_a_step_that_does_not_exist_and_a_picture_too_large(
 
 def test_png_without_a_scale_fits_the_size_limit(client: TestClient) -> None:
     wide = "x = Value(1.0)\n" + "".join(f"x = x * 1.5 + {k}.0\n" for k in range(60))
-    image = Image.open(io.BytesIO(client.get("/api/graph.png", params={"source": wide}).content))
+    params = {"source": wide, "aspect": "graph", "rankdir": "LR"}
+    image = Image.open(io.BytesIO(client.get("/api/graph.png", params=params).content))
     assert max(image.size) <= 8192
     assert max(image.size) > 4000  # shrunk to the limit, not to a thumbnail
 
 
 def test_zip_holds_one_png_and_one_svg_per_step_in_walk_order(client: TestClient, graph) -> None:
-    response = client.get("/api/graph.zip", params={"source": PRODUCT, "scale": 1})
+    response = client.get("/api/graph.zip", params={"source": PRODUCT, "aspect": "4:3"})
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/zip"
     assert response.headers["content-disposition"].startswith("attachment; filename=")
@@ -127,12 +162,12 @@ def test_zip_holds_one_png_and_one_svg_per_step_in_walk_order(client: TestClient
     assert pngs[0] == "001-forward-001.png"
     assert pngs[-1] == "005-backward-003.png"
     sizes = {Image.open(io.BytesIO(archive.read(n))).size for n in pngs}
-    assert len(sizes) == 1  # one layout: every slide lines up
+    assert sizes == {(1440, 1080)}  # every slide lines up
     pictures = [archive.read(n) for n in pngs]
     assert len(set(pictures)) == steps  # every step looks different
     for name in svgs:
         root = ElementTree.fromstring(archive.read(name))
-        assert root.tag.endswith("svg") and "gradstep-graph" in root.get("class", "")
+        assert root.tag.endswith("svg") and "gradstep-slide" in root.get("class", "")
     last = archive.read(svgs[-1]).decode()
     assert 'id="n0-grad"' in last and ">−3.0000<" in last  # a's final grad
 
@@ -151,6 +186,7 @@ def test_gif_has_a_frame_per_backward_step_with_the_chosen_delay(client: TestCli
     assert response.headers["content-type"] == "image/gif"
     gif = Image.open(io.BytesIO(response.content))
     assert gif.n_frames == len(graph["trace"]["backward"]) == 3
+    assert gif.size == (1920, 1080)
     durations = []
     for k in range(gif.n_frames):
         gif.seek(k)
