@@ -16,6 +16,7 @@ from engine.errors import GradstepError, Span
 from engine.gradcheck import check_graph
 from engine.graph import topological_order
 from engine.language import Program
+from engine.language.source_text import LINE_BREAK
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.value import Value
 
@@ -160,14 +161,24 @@ class _Names:
 
     def __init__(self, program: Program) -> None:
         self.labels = program.labels
+        self.spans = program.spans
+        self.lines = LINE_BREAK.split(program.source)
 
     def __call__(self, v: Value) -> str:
         if v.label:
             return v.label
         if v.constant:
             return f"{v.data:.6g}".replace("-", "−")
-        text = self.labels.get(v) or _full(v.data)
+        text = self.labels.get(v) or self._source(v) or _full(v.data)
         return f"({text})" if _has_loose_operator(text) else text
+
+    def _source(self, v: Value) -> str:
+        """An unnamed value's source text (program.labels holds only the user's names)."""
+        span = self.spans.get(v)
+        if span is None or span.line > len(self.lines):
+            return ""
+        text = self.lines[span.line - 1][span.column - 1 : span.end_column - 1].strip()
+        return text if len(text) <= 24 else text[:23] + "…"
 
 
 def _has_loose_operator(text: str) -> bool:

@@ -113,10 +113,10 @@ def test_bad_values_are_refused(bad: object) -> None:
 
 def test_inline_numbers_are_constants_and_pure_number_expressions_fold() -> None:
     program = parse("a = 2.0\ny = a * (2 * 3) + -1")
-    constants = sorted(v.data for v in program.labels if v.constant)
+    constants = sorted(v.data for v in program.spans if v.constant)
     assert constants == [-1.0, 6.0]  # 2 * 3 and -1 folded, as Python folds them
     assert program.output.data == 11.0
-    ops = [v.op.name for v in program.labels if v.op is not None]
+    ops = [v.op.name for v in program.spans if v.op is not None]
     assert ops == ["mul", "add"]
 
 

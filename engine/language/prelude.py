@@ -1,0 +1,80 @@
+"""micrograd.nn for ``from micrograd.nn import MLP``: written in gradstep's language and run like
+the user's code, so that every Neuron, Layer and MLP call is an ordinary call the graph can fold,
+and every weight is drawn from the program's own ``random``.
+
+It behaves as micrograd's nn: weights uniform in [−1, 1] and bias 0, drawn neuron by neuron in
+the order micrograd draws them; each neuron sums b + w0·x0 + w1·x1 + ... in that order; ReLU
+on every layer but the last, which is linear; a layer of one neuron returns a value, not a list.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from engine.language.source_text import read_tree
+
+SOURCE = """\
+import random
+from micrograd.engine import Value
+
+
+class Module:
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0
+
+    def parameters(self):
+        return []
+
+
+class Neuron(Module):
+    def __init__(self, nin, nonlin=True):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0)
+        self.nonlin = nonlin  # False: a linear neuron (the output layer's)
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return act.relu() if self.nonlin else act
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer(Module):
+    def __init__(self, nin, nout, nonlin=True):
+        self.neurons = [Neuron(nin, nonlin=nonlin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [neuron(x) for neuron in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MLP(Module):
+    def __init__(self, nin, nouts):
+        sizes = [nin] + list(nouts)
+        last = len(nouts) - 1
+        self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != last) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+"""
+
+EXPORTS = ("Module", "Neuron", "Layer", "MLP")
+_tree: ast.Module | None = None
+
+
+def tree() -> ast.Module:
+    """The prelude's syntax tree, read once per process."""
+    global _tree
+    if _tree is None:
+        _tree = read_tree(SOURCE)
+    return _tree
