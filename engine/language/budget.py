@@ -71,8 +71,8 @@ class Budget:
         self.values += 1
         if self.values > MAX_NODES:
             raise _limit(
-                f"this makes the graph's {self.values:,}th value; the limit is {MAX_NODES:,} "
-                "values (a smaller model, fewer points or fewer steps would fit)"
+                f"the graph would have {self.values:,} values; the limit is {MAX_NODES:,} "
+                "(a smaller model, fewer points or fewer steps would fit)"
             )
 
     def size(self, n: int, what: str = "this list") -> None:

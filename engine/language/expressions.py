@@ -233,7 +233,11 @@ class Expressions:
         if type(func) is Ignored:
             return None  # print(...), plt.plot(...): the arguments are not even evaluated
         args = [self.eval(a, scope) for a in node.args]
-        kwargs = {kw.arg or "": self.eval(kw.value, scope) for kw in node.keywords}
+        kwargs = (
+            {kw.arg or "": self.eval(kw.value, scope) for kw in node.keywords}
+            if node.keywords
+            else {}
+        )
         return self.call(func, args, kwargs, Site(node, scope))
 
     def _attribute(self, node: ast.Attribute, scope: Scope) -> object:

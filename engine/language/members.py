@@ -148,45 +148,43 @@ def set_attribute(
         )
 
 
-Run = Callable[["Interpreter", list[object], dict[str, object], Site], object]
-
-
 def _list_method(items: list[object], name: str) -> object:
-    def method(
-        params: tuple[str, ...], defaults: dict[str, object], f: Callable[..., object]
-    ) -> Builtin:
-        def run(
-            m: Interpreter, args: list[object], kwargs: dict[str, object], site: Site
-        ) -> object:
-            return f(m, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
-
-        return Builtin(f"list.{name}", run)
-
-    def append(m: Interpreter, x: object) -> None:
-        m.budget.size(len(items) + 1)
-        items.append(x)
-
-    def extend(m: Interpreter, more: object) -> None:
-        added = m.collect(more, "extend()")
-        m.budget.size(len(items) + len(added))
-        items.extend(added)
-
-    def pop(m: Interpreter, i: object) -> object:
-        if not items or not isinstance(i, int) or not -len(items) <= i < len(items):
-            raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
-        return items.pop(i)
-
-    def copy(m: Interpreter) -> list[object]:
-        m.budget.bulk(len(items))
-        return list(items)
-
-    methods = {
-        "append": (("x",), {}, append),
-        "extend": (("iterable",), {}, extend),
-        "pop": (("index",), {"index": -1}, pop),
-        "copy": ((), {}, copy),
-    }
-    if name not in methods:
+    """A list's append, extend, pop or copy, bound to ``items`` (sizes checked first)."""
+    if name not in _LIST_METHODS:
         return MISSING
-    params, defaults, f = methods[name]
-    return method(params, defaults, f)  # type: ignore[arg-type]
+    params, defaults, f = _LIST_METHODS[name]
+
+    def run(m: Interpreter, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+        return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
+
+    return Builtin(f"list.{name}", run)
+
+
+def _append(m: Interpreter, items: list[object], x: object) -> None:
+    m.budget.size(len(items) + 1)
+    items.append(x)
+
+
+def _extend(m: Interpreter, items: list[object], more: object) -> None:
+    added = m.collect(more, "extend()")
+    m.budget.size(len(items) + len(added))
+    items.extend(added)
+
+
+def _pop(m: Interpreter, items: list[object], i: object) -> object:
+    if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
+        raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
+    return items.pop(i)
+
+
+def _copy(m: Interpreter, items: list[object]) -> list[object]:
+    m.budget.bulk(len(items))
+    return list(items)
+
+
+_LIST_METHODS: dict[str, tuple[tuple[str, ...], dict[str, object], Callable[..., object]]] = {
+    "append": (("x",), {}, _append),
+    "extend": (("iterable",), {}, _extend),
+    "pop": (("index",), {"index": -1}, _pop),
+    "copy": ((), {}, _copy),
+}

@@ -17,12 +17,14 @@ if TYPE_CHECKING:
     from engine.language.interpreter import Interpreter
 
 
-@dataclass(frozen=True, slots=True)
 class Site:
     """Where a builtin was called: for the spans of the values it makes and of its errors."""
 
-    node: ast.AST
-    scope: Scope
+    __slots__ = ("node", "scope")  # made at every call: a plain class is the cheapest
+
+    def __init__(self, node: ast.AST, scope: Scope) -> None:
+        self.node = node
+        self.scope = scope
 
     @property
     def span(self) -> Span:
@@ -164,6 +166,8 @@ def bind_arguments(
 ) -> list[object]:
     """Python's binding of a call's arguments to ``params`` (``shown``: how many leading
     parameters, such as ``self``, the user does not pass), with the error a student can act on."""
+    if not kwargs and len(args) == len(params):
+        return args
     if len(args) > len(params):
         listed = ", ".join(params[shown:])
         raise GradstepError(

@@ -74,7 +74,7 @@ def arithmetic(op: type[ast.operator], a: object, b: object, budget: Budget) -> 
 
 
 def numbers(op: type[ast.operator], a: float, b: float) -> float:
-    text = f"{a!r} {SYMBOLS.get(op, '?')} {b!r}"
+    text = f"{_short(a)} {SYMBOLS.get(op, '?')} {_short(b)}"
     if isinstance(a, int) and isinstance(b, int):
         _check_int_size(op, a, b, text)
     if op in (ast.Div, ast.FloorDiv, ast.Mod) and b == 0:
@@ -88,6 +88,12 @@ def numbers(op: type[ast.operator], a: float, b: float) -> float:
     if isinstance(result, float) and not math.isfinite(result):
         raise GradstepError(f"{text} overflows: the result is too large for a float", "overflow")
     return result
+
+
+def _short(x: float) -> str:
+    """A number for a message: a whole number of hundreds of digits is cut short."""
+    text = repr(x)
+    return text if len(text) <= 24 else f"{text[:12]}… ({len(text)} digits)"
 
 
 def _check_int_size(op: type[ast.operator], a: int, b: int, text: str) -> None:
