@@ -17,7 +17,7 @@ from engine.ops import FUNCTIONS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.interpreter import Interpreter
+    from engine.language.calls import Calls
 
 Args = list[object]
 Kwargs = dict[str, object]
@@ -41,7 +41,7 @@ def as_float(x: object, what: str) -> float:
         raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
 
 
-def _value(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Value:
+def _value(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Value:
     for key in kwargs:
         if key != "label":
             raise GradstepError(
@@ -63,7 +63,7 @@ def _value(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Value:
     return v
 
 
-def _draw_dot(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> None:
+def _draw_dot(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
     x = one_argument("draw_dot", args, kwargs)
     if not isinstance(x, Value):
         raise GradstepError(f"draw_dot() takes a value, not {describe(x)}", kind="type")
@@ -71,20 +71,22 @@ def _draw_dot(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> None:
 
 
 def _op_function(name: str) -> Builtin:
-    def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
         return m.unary(name, one_argument(name, args, kwargs), site.node, site.scope)
 
     return Builtin(name, run)
 
 
-def _len(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> int:
+def _len(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
     x = one_argument("len", args, kwargs)
     if isinstance(x, list | tuple | range | Array | str):
         return len(x)
-    raise GradstepError(f"len() takes a list, a tuple, a range or an array, not {describe(x)}")
+    raise GradstepError(
+        f"len() takes a list, a tuple, a range or an array, not {describe(x)}", "type"
+    )
 
 
-def _sum(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _sum(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
     items, total = bind_arguments("sum", ("iterable", "start"), {"start": 0}, args, kwargs)
     for item in m.items(items, "sum()"):
         total = m.arith(ast.Add, total, item, site.scope, site.node)
@@ -92,7 +94,7 @@ def _sum(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
 
 
 def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
-    def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> float:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
         if kwargs:
             raise GradstepError(f"{name}() takes no keyword arguments here", "unsupported")
         items = list(m.items(args[0], f"{name}()")) if len(args) == 1 else args
@@ -101,13 +103,15 @@ def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
         for x in items:
             if not is_number(x):
                 hint = ": compare their .data" if isinstance(x, Value) else ""
-                raise GradstepError(f"{name}() compares plain numbers, not {describe(x)}{hint}")
+                raise GradstepError(
+                    f"{name}() compares plain numbers, not {describe(x)}{hint}", "type"
+                )
         return pick(items)  # type: ignore[arg-type]
 
     return Builtin(name, run)
 
 
-def _abs(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _abs(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
     x = one_argument("abs", args, kwargs)
     if is_number(x):
         return abs(x)  # type: ignore[arg-type]
@@ -118,32 +122,41 @@ def _abs(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
     )
 
 
-def _range(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> range:
+def _range(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> range:
     if kwargs or not 1 <= len(args) <= 3:
-        raise GradstepError("range() takes 1 to 3 whole numbers: range(n), range(a, b, step)")
+        raise GradstepError(
+            "range() takes 1 to 3 whole numbers: range(n), range(a, b, step)", "arity"
+        )
     ints = [x for x in args if isinstance(x, int)]
     if len(ints) < len(args):
         found = ", ".join(describe(x) for x in args if not isinstance(x, int))
         raise GradstepError(f"range() takes whole numbers, not {found}", kind="type")
     if len(ints) == 3 and ints[2] == 0:
         raise GradstepError("range() with a step of 0 would never end")
-    return range(*ints)
+    numbers = range(*ints)
+    try:
+        len(numbers)  # more numbers than a C size: len() would fail later, anywhere
+    except OverflowError:
+        raise GradstepError(
+            "this range is too long to count: no loop could walk it", "limit"
+        ) from None
+    return numbers
 
 
-def _zip(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _zip(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs:
         raise GradstepError("zip() takes no keyword arguments here", "unsupported")
     return Lazy("zip", zip(*(m.items(x, "zip()") for x in args), strict=False))
 
 
-def _enumerate(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _enumerate(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     items, start = bind_arguments("enumerate", ("iterable", "start"), {"start": 0}, args, kwargs)
     if not isinstance(start, int):
         raise GradstepError("enumerate()'s start is a whole number", kind="type")
     return Lazy("enumerate", enumerate(m.items(items, "enumerate()"), start))
 
 
-def _map(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _map(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs or len(args) < 2:
         raise GradstepError("map() takes a function and at least one list", kind="arity")
     f, columns = args[0], [m.items(x, "map()") for x in args[1:]]
@@ -151,7 +164,7 @@ def _map(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
 
 
 def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
-    def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
         if kwargs or len(args) > 1:
             raise GradstepError(f"{name}() takes one list or iterator", kind="arity")
         return make(m.collect(args[0] if args else (), f"{name}()"))
@@ -160,7 +173,7 @@ def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
 
 
 def _number(name: str, convert: Callable[[float], object]) -> Builtin:
-    def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
         x = one_argument(name, args, kwargs) if args else 0
         if isinstance(x, Value):
             raise GradstepError(f"{name}() of a value: use its number, x.data", kind="type")
@@ -169,10 +182,12 @@ def _number(name: str, convert: Callable[[float], object]) -> Builtin:
     return Builtin(name, run)
 
 
-def _round(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _round(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
     x, digits = bind_arguments("round", ("number", "ndigits"), {"ndigits": None}, args, kwargs)
     if not is_number(x) or not (digits is None or isinstance(digits, int)):
         raise GradstepError("round() takes a plain number and a whole number of digits", "type")
+    if digits is not None and abs(digits) > 400:  # round(x, -10**18) would build 10**10**18
+        raise GradstepError("round() keeps at most 400 digits either side of the point", "domain")
     return round(x, digits)  # type: ignore[call-overload]
 
 

@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from engine.errors import GradstepError
-from engine.language.array import Array
 from engine.language.budget import Budget
 from engine.language.builtins import BUILTINS, as_float
 from engine.language.members import attribute
 from engine.language.names import lookalike, no_value, unknown_function
-from engine.language.objects import Ignored, Lazy, NotProvided, Site, describe
+from engine.language.objects import Ignored, Site, describe
 from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
 from engine.language.recorder import Recorder
 from engine.language.scopes import MISSING, Frame, Scope
-from engine.limits import MAX_LIST_SIZE
 from engine.ops import OPS
-from engine.value import Value
+from engine.value import Value, overflow
 
 Evaluate = Callable[["Expressions", ast.expr, Scope], object]
 
@@ -38,7 +36,7 @@ class Expressions:
         raise NotImplementedError
 
     def eval(self, node: ast.expr, scope: Scope) -> object:
-        return _EVALUATE[type(node)](self, node, scope)
+        return EVALUATE[type(node)](self, node, scope)
 
     # Values in the graph ----------------------------------------------------------------
 
@@ -91,29 +89,15 @@ class Expressions:
             return self.recorder.op(name, (x,), scope.frame.where(node), scope.frame.record)
         if not is_number(x):
             raise GradstepError(f"{name}() takes a number or a value, not {describe(x)}", "type")
+        a = as_float(x, name)
         try:
-            return OPS[name].eval(as_float(x, name))[0]
+            out: float = OPS[name].eval(a)[0]
         except GradstepError as e:
             raise e.at(scope.frame.where(node)) from None
-
-    # Iteration --------------------------------------------------------------------------
-
-    def items(self, obj: object, what: str = "this loop") -> Iterator[object]:
-        if isinstance(obj, list | tuple | range | Array):
-            return self.budget.loop(obj, what)
-        if isinstance(obj, Lazy):
-            return self.budget.loop(obj.items, what)
-        if isinstance(obj, NotProvided):
-            raise obj.error()
-        raise GradstepError(f"{what} needs a list, a tuple or a range, not {describe(obj)}", "type")
-
-    def collect(self, obj: object, what: str) -> list[object]:
-        out: list[object] = []
-        for item in self.items(obj, what):
-            out.append(item)
-            if len(out) >= MAX_LIST_SIZE:
-                self.budget.size(len(out) + 1)
-        self.budget.bulk(len(out))
+        except OverflowError:
+            out = math.inf
+        if not math.isfinite(out):
+            raise overflow(OPS[name], (a,)).at(scope.frame.where(node))
         return out
 
     # Expressions ------------------------------------------------------------------------
@@ -211,7 +195,7 @@ class Expressions:
         for op, comparator in zip(node.ops, node.comparators, strict=True):
             right = self.eval(comparator, scope)
             try:
-                if not compare(op, left, right):
+                if not compare(op, left, right, self.budget):
                     return False
             except GradstepError as e:
                 raise e.at(scope.frame.where(node)) from None
@@ -243,96 +227,9 @@ class Expressions:
     def _attribute(self, node: ast.Attribute, scope: Scope) -> object:
         return attribute(self.eval(node.value, scope), node.attr, node, scope)
 
-    def _subscript(self, node: ast.Subscript, scope: Scope) -> object:
-        obj, key = self.eval(node.value, scope), self.eval(node.slice, scope)
-        try:
-            return self.index(obj, key)
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
 
-    def index(self, obj: object, key: object) -> object:
-        if isinstance(obj, Array):
-            return obj.index(key)
-        if isinstance(obj, Value):
-            raise GradstepError(
-                "a subscript of a value is not supported: a value holds one number (index a list)",
-                kind="unsupported",
-            )
-        if not isinstance(obj, list | tuple | range):
-            raise GradstepError(f"{describe(obj)} cannot be indexed", kind="type")
-        if isinstance(key, slice):
-            picked = obj[key]
-            self.budget.bulk(len(picked))
-            return picked
-        if isinstance(key, bool) or not isinstance(key, int):
-            raise GradstepError(f"an index is a whole number, not {describe(key)}", kind="type")
-        if not -len(obj) <= key < len(obj):
-            count = f"{len(obj)} item{'s' * (len(obj) != 1)}"
-            raise GradstepError(f"index {key} is out of range: {describe(obj)} of {count}")
-        return obj[key]
-
-    def _slice(self, node: ast.Slice, scope: Scope) -> slice:
-        parts = [
-            None if p is None else self.eval(p, scope) for p in (node.lower, node.upper, node.step)
-        ]
-        if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
-            raise GradstepError("a slice takes whole numbers", "type", scope.frame.where(node))
-        if parts[2] == 0:
-            raise GradstepError("a slice step cannot be zero", "domain", scope.frame.where(node))
-        return slice(*parts)
-
-    def _list(self, node: ast.List, scope: Scope) -> list[object]:
-        return [self.eval(e, scope) for e in node.elts]
-
-    def _tuple(self, node: ast.Tuple, scope: Scope) -> tuple[object, ...]:
-        return tuple(self.eval(e, scope) for e in node.elts)
-
-    def _listcomp(self, node: ast.ListComp, scope: Scope) -> list[object]:
-        return self.collect(Lazy("list", self._generate(node, scope)), "this comprehension")
-
-    def _genexp(self, node: ast.GeneratorExp, scope: Scope) -> Lazy:
-        return Lazy("generator", self._generate(node, scope))
-
-    def _generate(self, node: ast.ListComp | ast.GeneratorExp, scope: Scope) -> Iterator[object]:
-        inner = Scope(scope.frame, {}, scope, scope.globals)
-        try:
-            yield from self._comprehend(node, 0, scope, inner)
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-
-    def _comprehend(
-        self, node: ast.ListComp | ast.GeneratorExp, level: int, outer: Scope, inner: Scope
-    ) -> Iterator[object]:
-        generator = node.generators[level]
-        source = self.eval(generator.iter, outer if level == 0 else inner)
-        for item in self.items(source, "this comprehension"):
-            self.bind(generator.target, item, inner)
-            if all(self.truth(self.eval(c, inner), c, inner) for c in generator.ifs):
-                if level + 1 < len(node.generators):
-                    yield from self._comprehend(node, level + 1, outer, inner)
-                else:
-                    yield self.eval(node.elt, inner)
-
-    def bind(self, target: ast.expr, value: object, scope: Scope) -> None:
-        """A for or comprehension target: names only get values, they do not label them."""
-        if type(target) is ast.Name:
-            scope.vars[target.id] = value
-            return
-        for t, v in zip(target.elts, self.unpack(value, len(target.elts)), strict=True):  # type: ignore[attr-defined]
-            self.bind(t, v, scope)
-
-    def unpack(self, value: object, n: int) -> list[object]:
-        items = (
-            list(self.items(value, "unpacking"))
-            if not isinstance(value, tuple | list)
-            else list(value)
-        )
-        if len(items) != n:
-            raise GradstepError(f"{n} names to unpack {len(items)} items into", kind="arity")
-        return items
-
-
-_EVALUATE: dict[type[ast.AST], Evaluate] = {
+# The expressions of this module; sequences.py adds lists, tuples, subscripts and comprehensions.
+EVALUATE: dict[type[ast.AST], Evaluate] = {
     ast.Constant: Expressions._constant,  # type: ignore[dict-item]
     ast.Name: Expressions._name,  # type: ignore[dict-item]
     ast.BinOp: Expressions._binop,  # type: ignore[dict-item]
@@ -342,10 +239,4 @@ _EVALUATE: dict[type[ast.AST], Evaluate] = {
     ast.IfExp: Expressions._ifexp,  # type: ignore[dict-item]
     ast.Call: Expressions._call,  # type: ignore[dict-item]
     ast.Attribute: Expressions._attribute,  # type: ignore[dict-item]
-    ast.Subscript: Expressions._subscript,  # type: ignore[dict-item]
-    ast.Slice: Expressions._slice,  # type: ignore[dict-item]
-    ast.List: Expressions._list,  # type: ignore[dict-item]
-    ast.Tuple: Expressions._tuple,  # type: ignore[dict-item]
-    ast.ListComp: Expressions._listcomp,  # type: ignore[dict-item]
-    ast.GeneratorExp: Expressions._genexp,  # type: ignore[dict-item]
 }

@@ -10,35 +10,27 @@ from collections.abc import Callable
 from engine.errors import GradstepError, Span
 from engine.language import prelude
 from engine.language.budget import Budget
-from engine.language.conventions import is_literal, skipped
-from engine.language.expressions import Expressions
+from engine.language.builtins import as_float
+from engine.language.calls import Calls
+from engine.language.conventions import is_literal
 from engine.language.members import attribute, set_attribute
 from engine.language.objects import (
-    BoundMethod,
-    Builtin,
-    Class,
-    Function,
     Ignored,
-    Instance,
     Module,
-    NotProvided,
     Site,
-    ValueMethod,
-    bind_arguments,
     describe,
 )
 from engine.language.recorder import Recorder
 from engine.language.runtime import Runtime
-from engine.language.scopes import MISSING, CallRecord, Frame, Scope, Unit
+from engine.language.scopes import BREAK, CONTINUE, MISSING, RETURN, Frame, Scope, Unit
 from engine.language.source_text import spanner
 from engine.value import Value
 
-BREAK, CONTINUE, RETURN = object(), object(), object()  # how a block ended, when not at its end
 NOTHING = object()  # no expression or assignment has run yet
 Execute = Callable[["Interpreter", ast.stmt, Scope], object]
 
 
-class Interpreter(Expressions):
+class Interpreter(Calls):
     def __init__(self, unit: Unit, given: dict[str, float]) -> None:
         self.budget = Budget()
         self.recorder = Recorder(self.budget, given)
@@ -135,7 +127,8 @@ class Interpreter(Expressions):
             if name == "Value":
                 raise GradstepError("Value is the engine's, not a name to assign", "name")
             if literal and type(value) in (int, float):
-                value = self.recorder.leaf(float(value), frame.where(stmt), None)  # type: ignore[arg-type]
+                x = as_float(value, "a number")
+                value = self.recorder.leaf(x, frame.where(stmt), None)
             if type(value) is Value:
                 self.recorder.name(value, name, frame)
             scope.vars[name] = value
@@ -162,7 +155,9 @@ class Interpreter(Expressions):
             )
         self.index(obj, key)  # the checks of reading it: a whole number, in range
         if isinstance(key, slice):
-            raise GradstepError("assigning to a slice is not supported: set items one by one")
+            raise GradstepError(
+                "assigning to a slice is not supported: set items one by one", "unsupported"
+            )
         assert isinstance(key, int)
         obj[key] = value
 
@@ -211,47 +206,6 @@ class Interpreter(Expressions):
         scope.frame.returned = None if stmt.value is None else self.eval(stmt.value, scope)
         return RETURN
 
-    def _function_def(self, stmt: ast.FunctionDef, scope: Scope) -> None:
-        reason = skipped(stmt, scope.frame.top and scope.vars is self.module)
-        if reason:
-            self.notes.append(f"line {stmt.lineno}: {reason}")
-            return
-        scope.vars[stmt.name] = self._function(stmt, scope)
-
-    def _function(self, stmt: ast.FunctionDef, scope: Scope) -> Function:
-        params = tuple(a.arg for a in stmt.args.args)
-        defaults = tuple(self.eval(d, scope) for d in stmt.args.defaults)
-        closure = scope if scope.vars is not scope.globals else None
-        return Function(stmt.name, stmt, params, defaults, scope.frame.unit, scope.globals, closure)
-
-    def _class_def(self, stmt: ast.ClassDef, scope: Scope) -> None:
-        reason = skipped(stmt, scope.frame.top and scope.vars is self.module)
-        if reason:
-            self.notes.append(f"line {stmt.lineno}: {reason}")
-            return
-        bases = tuple(self.eval(b, scope) for b in stmt.bases)
-        for base in bases:
-            if type(base) is not Class:
-                raise GradstepError(
-                    "a class inherits from a class of the program or of micrograd.nn, "
-                    f"not {describe(base)}",
-                    kind="unsupported",
-                )
-        attrs: dict[str, object] = {}
-        body_scope = Scope(scope.frame, attrs, scope, scope.globals)
-        for item in stmt.body:
-            if type(item) is ast.FunctionDef:
-                reason = skipped(item, False)
-                if reason:
-                    self.notes.append(f"line {item.lineno}: {stmt.name}.{reason}")
-                else:
-                    attrs[item.name] = self._function(
-                        item, scope
-                    )  # methods do not see the class body
-            elif type(item) is ast.Assign:
-                self.statement(item, body_scope)
-        scope.vars[stmt.name] = Class(stmt.name, bases, attrs)  # type: ignore[arg-type]
-
     def _import(self, stmt: ast.Import, scope: Scope) -> None:
         span = scope.frame.where(stmt)
         for alias in stmt.names:
@@ -282,103 +236,6 @@ class Interpreter(Expressions):
                 )
             scope.vars[alias.asname or alias.name] = found
 
-    # Calls ------------------------------------------------------------------------------
-
-    def call(
-        self, func: object, args: list[object], kwargs: dict[str, object], site: Site
-    ) -> object:
-        if isinstance(func, Function):
-            return self.invoke(func, None, args, kwargs, site, func.name)
-        if isinstance(func, BoundMethod):
-            name, cls = func.function.name, func.instance.cls.name
-            shown = cls if name in ("__init__", "__call__") else f"{cls}.{name}"
-            return self.invoke(func.function, func.instance, args, kwargs, site, shown)
-        if isinstance(func, Class):
-            return self._construct(func, args, kwargs, site)
-        if isinstance(func, Instance):
-            method = func.cls.lookup("__call__")
-            if not isinstance(method, Function):
-                raise GradstepError(
-                    f"{describe(func)} cannot be called: its class has no __call__",
-                    kind="type",
-                    span=site.span,
-                )
-            return self.invoke(method, func, args, kwargs, site, func.cls.name)
-        try:
-            if isinstance(func, Builtin):
-                return func.run(self, args, kwargs, site)
-            if isinstance(func, ValueMethod):
-                return self._value_method(func, args, kwargs, site)
-            if isinstance(func, NotProvided):
-                raise func.error()
-        except GradstepError as e:
-            raise e.at(site.span) from None
-        if isinstance(func, Ignored):
-            return None
-        f = site.node.func if isinstance(site.node, ast.Call) else site.node
-        where = site.scope.frame.where(f)
-        raise GradstepError(f"this is {describe(func)}, not a function", "name", where)
-
-    def _construct(
-        self, cls: Class, args: list[object], kwargs: dict[str, object], site: Site
-    ) -> Instance:
-        instance = Instance(cls)
-        init = cls.lookup("__init__")
-        if type(init) is Function:
-            self.invoke(init, instance, args, kwargs, site, cls.name)
-        elif args or kwargs:
-            raise GradstepError(
-                f"{cls.name}() takes no arguments: it has no __init__", "arity", site.span
-            )
-        return instance
-
-    def _value_method(
-        self, call: ValueMethod, args: list[object], kwargs: dict[str, object], site: Site
-    ) -> object:
-        if call.name in ("backward", "zero_grad"):
-            raise GradstepError(
-                f".{call.name}() inside an expression is not supported: call it on a line of "
-                "its own",
-                kind="unsupported",
-            )
-        if args or kwargs:
-            raise GradstepError(
-                f".{call.name}() takes no arguments, not {len(args) + len(kwargs)}", "arity"
-            )
-        return self.unary(call.name, call.value, site.node, site.scope)
-
-    def invoke(
-        self,
-        fn: Function,
-        instance: Instance | None,
-        args: list[object],
-        kwargs: dict[str, object],
-        site: Site,
-        name: str,
-    ) -> object:
-        caller = site.scope.frame
-        span = site.span
-        if instance is not None:
-            args = [instance, *args]
-        defaults = dict(
-            zip(fn.params[len(fn.params) - len(fn.defaults) :], fn.defaults, strict=True)
-        )
-        try:
-            values = bind_arguments(
-                name, fn.params, defaults, args, kwargs, int(instance is not None)
-            )
-            self.budget.enter()
-        except GradstepError as e:
-            raise e.at(span) from None
-        try:
-            user = fn.unit is self.top.unit
-            frame = Frame(fn.unit, CallRecord(name, span, caller.record), None if user else span)
-            scope = Scope(frame, dict(zip(fn.params, values, strict=True)), fn.closure, fn.module)
-            signal = self.block(fn.node.body, scope)
-        finally:
-            self.budget.leave()
-        return frame.returned if signal is RETURN else None
-
 
 _EXECUTE: dict[type[ast.AST], Execute] = {
     ast.Expr: Interpreter._expr,  # type: ignore[dict-item]
@@ -387,8 +244,8 @@ _EXECUTE: dict[type[ast.AST], Execute] = {
     ast.For: Interpreter._for,  # type: ignore[dict-item]
     ast.If: Interpreter._if,  # type: ignore[dict-item]
     ast.Return: Interpreter._return,  # type: ignore[dict-item]
-    ast.FunctionDef: Interpreter._function_def,  # type: ignore[dict-item]
-    ast.ClassDef: Interpreter._class_def,  # type: ignore[dict-item]
+    ast.FunctionDef: Calls.function_def,  # type: ignore[dict-item]
+    ast.ClassDef: Calls.class_def,  # type: ignore[dict-item]
     ast.Import: Interpreter._import,  # type: ignore[dict-item]
     ast.ImportFrom: Interpreter._import_from,  # type: ignore[dict-item]
     ast.Pass: lambda self, stmt, scope: None,

@@ -31,7 +31,7 @@ from engine.ops import FUNCTIONS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.interpreter import Interpreter
+    from engine.language.calls import Calls
 
 VALUE_METHODS = (*FUNCTIONS, "backward", "zero_grad")
 _MICROGRAD_INSIDES = {
@@ -154,30 +154,30 @@ def _list_method(items: list[object], name: str) -> object:
         return MISSING
     params, defaults, f = _LIST_METHODS[name]
 
-    def run(m: Interpreter, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+    def run(m: Calls, args: list[object], kwargs: dict[str, object], site: Site) -> object:
         return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
 
     return Builtin(f"list.{name}", run)
 
 
-def _append(m: Interpreter, items: list[object], x: object) -> None:
+def _append(m: Calls, items: list[object], x: object) -> None:
     m.budget.size(len(items) + 1)
     items.append(x)
 
 
-def _extend(m: Interpreter, items: list[object], more: object) -> None:
+def _extend(m: Calls, items: list[object], more: object) -> None:
     added = m.collect(more, "extend()")
     m.budget.size(len(items) + len(added))
     items.extend(added)
 
 
-def _pop(m: Interpreter, items: list[object], i: object) -> object:
+def _pop(m: Calls, items: list[object], i: object) -> object:
     if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
         raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
     return items.pop(i)
 
 
-def _copy(m: Interpreter, items: list[object]) -> list[object]:
+def _copy(m: Calls, items: list[object]) -> list[object]:
     m.budget.bulk(len(items))
     return list(items)
 

@@ -14,7 +14,7 @@ from engine.language.scopes import MISSING, Scope, Unit
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.interpreter import Interpreter
+    from engine.language.calls import Calls
 
 
 class Site:
@@ -71,7 +71,7 @@ class BoundMethod:
     function: Function
 
 
-Run = Callable[["Interpreter", list[object], dict[str, object], Site], object]
+Run = Callable[["Calls", list[object], dict[str, object], Site], object]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -151,8 +151,10 @@ def describe(obj: object) -> str:
     if isinstance(obj, Module):
         return f"the module {obj.name}"
     if isinstance(obj, Lazy):
-        return f"a {obj.kind} iterator"
+        return "a generator" if obj.kind == "generator" else f"a {obj.kind}() iterator"
     names: dict[type, str] = {list: "a list", tuple: "a tuple", str: "a string", range: "a range"}
+    if type(obj).__name__ == "Array":  # engine.language.array imports this module
+        return "an array"
     return names.get(type(obj), f"a {type(obj).__name__}")
 
 

@@ -57,6 +57,7 @@ def arithmetic(op: type[ast.operator], a: object, b: object, budget: Budget) -> 
         if isinstance(x, NotProvided):
             raise x.error()
     if isinstance(a, Array) or isinstance(b, Array):
+        budget.bulk(max(len(x) for x in (a, b) if isinstance(x, Array)))
         return _array(op, a, b)
     if op is ast.Add and type(a) is type(b) and isinstance(a, list | tuple):
         budget.size(len(a) + len(b))  # type: ignore[arg-type]
@@ -80,7 +81,7 @@ def numbers(op: type[ast.operator], a: float, b: float) -> float:
     if op in (ast.Div, ast.FloorDiv, ast.Mod) and b == 0:
         raise GradstepError(f"division by zero: {text}", kind="domain")
     if op is ast.Pow and not (isinstance(a, int) and isinstance(b, int) and b >= 0):
-        return _power(float(a), float(b))
+        return _power(a, b)
     try:
         result: float = _PYTHON[op](a, b)  # type: ignore[assignment]
     except OverflowError:
@@ -109,7 +110,7 @@ def _check_int_size(op: type[ast.operator], a: int, b: int, text: str) -> None:
 def _power(a: float, b: float) -> float:
     """A float power through the op table, for its messages (a negative base, 0 ** -1)."""
     try:
-        out, _ = OPS["pow"].eval(a, b)
+        out, _ = OPS["pow"].eval(float(a), float(b))
     except OverflowError:
         out = math.inf
     if not math.isfinite(out):
@@ -149,7 +150,7 @@ _ORDER: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
 }
 
 
-def compare(op: ast.cmpop, a: object, b: object) -> bool:
+def compare(op: ast.cmpop, a: object, b: object, budget: Budget) -> bool:
     kind = type(op)
     if kind is ast.Is:
         return a is b
@@ -157,8 +158,17 @@ def compare(op: ast.cmpop, a: object, b: object) -> bool:
         return a is not b
     if kind in (ast.In, ast.NotIn):
         if not isinstance(b, list | tuple | range) or isinstance(a, Array):
-            raise GradstepError(f"'in' looks in a list, a tuple or a range, not in {describe(b)}")
-        return (a in b) == (kind is ast.In)
+            raise GradstepError(
+                f"'in' looks in a list, a tuple or a range, not in {describe(b)}", "type"
+            )
+        if isinstance(b, range):  # only a whole number is found without walking the range
+            if isinstance(a, float) and a.is_integer():
+                a = int(a)
+            found = isinstance(a, int) and a in b
+        else:
+            budget.bulk(len(b))
+            found = a in b
+        return found == (kind is ast.In)
     if isinstance(a, Value) or isinstance(b, Value):
         raise GradstepError(
             "comparing values is not supported: compare their .data instead, as in "
@@ -167,6 +177,9 @@ def compare(op: ast.cmpop, a: object, b: object) -> bool:
         )
     if isinstance(a, Array) or isinstance(b, Array):
         raise GradstepError("comparing arrays is not supported: compare their items", "type")
+    for x in (a, b):
+        if isinstance(x, list | tuple):
+            budget.bulk(len(x))  # == walks both
     if kind is ast.Eq:
         return bool(a == b)
     if kind is ast.NotEq:

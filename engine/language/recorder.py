@@ -117,6 +117,7 @@ class Recorder:
             if not stored.constant:
                 self.named.setdefault(stored, attr)
         elif isinstance(stored, list | tuple) and attr.count("[") < 2:
+            self.budget.bulk(len(stored))
             for i, item in enumerate(stored):
                 self.name_attribute(item, f"{attr}[{i}]")
 

@@ -20,6 +20,7 @@ from engine.limits import DEFAULT_SEED
 from engine.value import Value
 
 if TYPE_CHECKING:
+    from engine.language.calls import Calls
     from engine.language.interpreter import Interpreter
 
 Args = list[object]
@@ -40,9 +41,12 @@ def _seed(x: object) -> int | float:
 
 def _random_module(rng: random.Random) -> Module:
     def fn(name: str, params: tuple[str, ...], defaults: Kwargs, f: Callable[..., object]) -> None:
-        def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
             values = bind_arguments(f"random.{name}", params, defaults, args, kwargs)
-            return f(*values)
+            out = f(*values)
+            if isinstance(out, float) and not math.isfinite(out):  # uniform(-1e308, 1e308)
+                raise GradstepError(f"random.{name} gave {out}: use smaller numbers", "overflow")
+            return out
 
         attrs[name] = Builtin(f"random.{name}", run)
 
@@ -73,7 +77,7 @@ def _random_module(rng: random.Random) -> Module:
 
 def _math_module() -> Module:
     def fn(name: str, f: Callable[[float], float]) -> Builtin:
-        def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> object:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
             (x,) = bind_arguments(f"math.{name}", ("x",), {}, args, kwargs)
             if isinstance(x, Value):
                 hint = f": for a value write x.{name}()" if hasattr(Value, name) else ""
@@ -149,26 +153,25 @@ class Runtime:
         return Module("micrograd.nn", {name: names[name] for name in EXPORTS})
 
     def _np_seed(self) -> Builtin:
-        def run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> None:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
             (seed,) = bind_arguments("np.random.seed", ("seed",), {"seed": None}, args, kwargs)
             self.np_rng.seed(_seed(seed))
 
         return Builtin("np.random.seed", run)
 
-    def _make_moons(
-        self, m: Interpreter, args: Args, kwargs: Kwargs, site: Site
-    ) -> tuple[Array, Array]:
+    def _make_moons(self, m: Calls, args: Args, kwargs: Kwargs, site: Site) -> tuple[Array, Array]:
         params = ("n_samples", "shuffle", "noise", "random_state")
         defaults: Kwargs = {"n_samples": 100, "shuffle": True, "noise": None, "random_state": None}
         n, shuffle, noise, state = bind_arguments("make_moons", params, defaults, args, kwargs)
         if not isinstance(n, int) or isinstance(n, bool) or n < 2:
             raise GradstepError(f"n_samples is a whole number >= 2, not {n!r}", kind="type")
         m.budget.size(n, "this dataset")
+        m.budget.bulk(n)
         if shuffle is not True:
             raise GradstepError("gradstep's make_moons always shuffles", kind="unsupported")
         spread = 0.0 if noise is None else as_float(noise, "noise=")
-        if not 0.0 <= spread < math.inf:
-            raise GradstepError(f"noise is a number >= 0, not {noise!r}")
+        if not 0.0 <= spread <= 1e6:
+            raise GradstepError(f"noise is a number from 0 to 1e6, not {noise!r}", "domain")
         seed = self.np_rng.randrange(2**32) if state is None else _seed(state)
         X, y = datasets.moons(n, spread, int(seed))
         return from_lists(X), Array(list(y))
@@ -178,10 +181,11 @@ _NUMPY = "gradstep's numpy has np.array and np.random.seed (the arrays of make_m
 _SKLEARN = "gradstep's sklearn.datasets has make_moons"
 
 
-def _np_array_run(m: Interpreter, args: Args, kwargs: Kwargs, site: Site) -> Array:
+def _np_array_run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Array:
     (data,) = bind_arguments("np.array", ("object",), {}, args, kwargs)
     array = from_lists(data)
     m.budget.size(len(array), "this array")
+    m.budget.bulk(len(array))
     return array
 
 

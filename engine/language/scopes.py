@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from engine.errors import Span
 
 MISSING = object()  # a name bound to nothing (None is a value programs use)
+BREAK, CONTINUE, RETURN = object(), object(), object()  # how a block ended, when not at its end
 
 
 @dataclass(frozen=True, eq=False)

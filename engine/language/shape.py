@@ -13,49 +13,15 @@ from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
 from engine.language.conventions import skipped
 from engine.language.names import lookalike, no_value, spelled, unknown_function
+from engine.language.refusals import (
+    OPERATORS,
+    PLAIN_STATEMENTS,
+    REFUSED,
+    SYMBOLS,
+    refusal,
+    refused_parameters,
+)
 from engine.language.scopes import Unit
-
-OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
-_REFUSED: dict[type[ast.AST], tuple[str, str]] = {
-    ast.While: ("a while loop", "use for i in range(n), which always ends"),
-    ast.Lambda: ("a lambda", "define the function with def"),
-    ast.Try: ("a try statement", "gradstep stops at the first error and shows where; remove it"),
-    ast.TryStar: ("a try statement", "remove it"),
-    ast.With: ("a with statement", "gradstep opens no files; remove it"),
-    ast.AsyncWith: ("async code", "write plain functions and loops"),
-    ast.AsyncFor: ("async code", "write plain functions and loops"),
-    ast.AsyncFunctionDef: ("async code", "write plain functions and loops"),
-    ast.Await: ("await", "write plain functions and loops"),
-    ast.Global: ("global", "pass values in as arguments and return the results"),
-    ast.Nonlocal: ("nonlocal", "pass values in as arguments and return the results"),
-    ast.Yield: ("yield", "build a list and return it"),
-    ast.YieldFrom: ("yield", "build a list and return it"),
-    ast.Delete: ("del", "assign the name again instead"),
-    ast.Raise: ("raise", "gradstep reports errors itself"),
-    ast.Assert: ("assert", "remove it"),
-    ast.AnnAssign: ("an annotated assignment", "write x = 2.0 without the annotation"),
-    ast.NamedExpr: ("the := operator", "assign on a line of its own"),
-    ast.Dict: ("a dict", "use a list or a tuple"),
-    ast.DictComp: ("a dict comprehension", "use a list comprehension"),
-    ast.Set: ("a set", "use a list"),
-    ast.SetComp: ("a set comprehension", "use a list comprehension"),
-    ast.Starred: ("a starred argument", "pass the items one by one"),
-    ast.JoinedStr: ("an f-string", "strings are for labels, and print(...) is ignored"),
-    ast.Match: ("match", "use if/elif/else"),
-}
-_SYMBOLS: dict[type[ast.AST], str] = {
-    ast.MatMult: "@",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-}
-_SYMBOLS.update({ast.LShift: "<<", ast.RShift: ">>", ast.Invert: "~"})
-
-
-def refusal(span: Span, found: str, instead: str) -> GradstepError:
-    return GradstepError(
-        f"{found} is not supported (line {span.line}): {instead}", kind="unsupported", span=span
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,19 +53,17 @@ def _bound(body: Iterable[ast.stmt]) -> set[str]:
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
             names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
         else:
-            for target in _targets(stmt):
-                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-            for field in ("body", "orelse"):
-                stack.extend(getattr(stmt, field, ()))
+            single = getattr(stmt, "target", None)
+            targets = list(stmt.targets) if isinstance(stmt, ast.Assign) else [single]
+            while targets:  # names and tuples of them; not self.w = ..., nor xs[0] = ...
+                target = targets.pop()
+                if isinstance(target, ast.Name):
+                    names.add(target.id)
+                elif isinstance(target, ast.Tuple | ast.List):
+                    targets.extend(target.elts)
+            stack.extend(getattr(stmt, "body", ()))
+            stack.extend(getattr(stmt, "orelse", ()))
     return names
-
-
-def _targets(stmt: ast.stmt) -> list[ast.expr]:
-    if isinstance(stmt, ast.Assign):
-        return stmt.targets
-    if isinstance(stmt, ast.AugAssign | ast.For):
-        return [stmt.target]
-    return []
 
 
 class Checker:
@@ -141,8 +105,8 @@ class Checker:
 
     def _visit(self, node: ast.AST, where: _Where) -> list[tuple[ast.AST, _Where]]:
         """Checks ``node`` and returns its children to check, in source order."""
-        if type(node) in _REFUSED:
-            raise refusal(self.span(node), *_REFUSED[type(node)])
+        if type(node) in REFUSED:
+            raise refusal(self.span(node), *REFUSED[type(node)])
         if isinstance(node, ast.stmt):
             return self._statement(node, where)
         if isinstance(node, ast.Name):
@@ -165,7 +129,7 @@ class Checker:
         return [(child, where) for child in ast.iter_child_nodes(node)]
 
     def _operator(self, node: ast.AST, op: ast.AST) -> None:
-        symbol = _SYMBOLS.get(type(op), type(op).__name__)
+        symbol = SYMBOLS.get(type(op), type(op).__name__)
         raise refusal(
             self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
         )
@@ -202,7 +166,7 @@ class Checker:
             return []  # print(...), plt.plot(...): never evaluated, so never checked
         for arg in node.args:
             if isinstance(arg, ast.Starred):
-                raise refusal(self.span(arg), *_REFUSED[ast.Starred])
+                raise refusal(self.span(arg), *REFUSED[ast.Starred])
         for kw in node.keywords:
             if kw.arg is None:
                 raise refusal(self.span(node), "**keyword arguments", "name each keyword argument")
@@ -272,8 +236,9 @@ class Checker:
             self._target(node.target)
             if not isinstance(node.op, OPERATORS):
                 self._operator(node, node.op)
-            if isinstance(node.target, ast.Name):  # c += 1 reads c first
-                self._name(ast.Name(node.target.id, ast.Load(), **_position(node.target)), where)
+            target = node.target
+            if isinstance(target, ast.Name) and not self._resolves(target, where):
+                self.free.setdefault(target.id, (self.span(target), False))  # c += 1 reads c
         elif isinstance(node, ast.For):
             self._target(node.target, for_loop=True)
             looping = _Where(where.visible, where.function, True, None, where.in_class)
@@ -288,16 +253,7 @@ class Checker:
             return [(node.test, where), *((s, nested) for s in (*node.body, *node.orelse))]
         elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             raise refusal(span, "from ... import *", "name what you import")
-        elif not isinstance(
-            node,
-            ast.Expr
-            | ast.Return
-            | ast.Import
-            | ast.ImportFrom
-            | ast.Pass
-            | ast.Break
-            | ast.Continue,
-        ):
+        elif not isinstance(node, PLAIN_STATEMENTS):
             raise refusal(span, type(node).__name__, "remove it")
         return [
             (child, where)
@@ -313,18 +269,9 @@ class Checker:
             where.in_class and node.name in ("__init__", "__call__")
         ):
             raise refusal(span, f"defining {node.name}", "a class may define __init__ and __call__")
-        for params, found, instead in (
-            (args.posonlyargs, "positional-only parameters (/)", "remove the /"),
-            (args.kwonlyargs, "keyword-only parameters (after *)", "give them defaults, without *"),
-            ([args.vararg] if args.vararg else [], "*args", "take a list"),
-            (
-                [args.kwarg] if args.kwarg else [],
-                "**kwargs",
-                "list the keyword parameters with defaults",
-            ),
-        ):
-            if params:
-                raise refusal(span, f"{found} in a definition", instead)
+        refused = refused_parameters(args)
+        if refused:
+            raise refusal(span, *refused)
         names = [a.arg for a in args.args]
         if any(n.startswith("__") for n in names):
             raise refusal(span, "a dunder parameter name", "name it without leading underscores")
@@ -345,7 +292,3 @@ class Checker:
                 )
         body = _Where(_Visible(frozenset(_bound(node.body)), where.visible, True), in_class=True)
         return [*((b, where) for b in node.bases), *((s, body) for s in node.body)]
-
-
-def _position(node: ast.AST) -> dict[str, int]:
-    return {k: getattr(node, k) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset")}
