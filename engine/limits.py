@@ -33,8 +33,8 @@ MAX_NODES = 5_000  # values in the graph: inputs, constants and op results
 MAX_CHECK_EVALUATIONS = 100_000  # op re-evaluations the numerical gradient check may spend
 
 MAX_STATEMENTS = 50_000  # statements executed, loop and function bodies counted each time
-MAX_LOOP_ITERATIONS = 100_000  # passes of one loop or comprehension
-MAX_TOTAL_ITERATIONS = 200_000  # passes of all loops together
+MAX_LOOP_ITERATIONS = 50_000  # passes of one loop or comprehension
+MAX_TOTAL_ITERATIONS = 100_000  # passes of all loops together
 MAX_CALL_DEPTH = 40  # calls nested in one another: recursion, or MLP → Layer → Neuron
 MAX_LIST_SIZE = 100_000  # items in one list, tuple or array
 MAX_BULK_ITEMS = 200_000  # list items copied plus graph nodes walked by backward()
