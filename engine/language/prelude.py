@@ -19,23 +19,25 @@ from micrograd.engine import Value
 
 
 class Module:
+    def parameters(self):
+        return []
+
     def zero_grad(self):
         for p in self.parameters():
             p.grad = 0
-
-    def parameters(self):
-        return []
 
 
 class Neuron(Module):
     def __init__(self, nin, nonlin=True):
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0)
-        self.nonlin = nonlin  # False: a linear neuron (the output layer's)
+        self.nonlin = nonlin  # False: linear, as the output layer is
 
     def __call__(self, x):
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
-        return act.relu() if self.nonlin else act
+        act = sum((w * x_i for w, x_i in zip(self.w, x)), self.b)  # b + w0*x0 + w1*x1 ...
+        if self.nonlin:
+            return act.relu()
+        return act
 
     def parameters(self):
         return self.w + [self.b]
@@ -43,29 +45,40 @@ class Neuron(Module):
 
 class Layer(Module):
     def __init__(self, nin, nout, nonlin=True):
-        self.neurons = [Neuron(nin, nonlin=nonlin) for _ in range(nout)]
+        self.neurons = [Neuron(nin, nonlin) for _ in range(nout)]
 
     def __call__(self, x):
         outs = [neuron(x) for neuron in self.neurons]
-        return outs[0] if len(outs) == 1 else outs
+        if len(outs) == 1:
+            return outs[0]  # one neuron: its value, so that the next layer can take it
+        return outs
 
     def parameters(self):
-        return [p for neuron in self.neurons for p in neuron.parameters()]
+        params = []
+        for neuron in self.neurons:
+            params.extend(neuron.parameters())
+        return params
 
 
 class MLP(Module):
     def __init__(self, nin, nouts):
         sizes = [nin] + list(nouts)
-        last = len(nouts) - 1
-        self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != last) for i in range(len(nouts))]
+        self.layers = []
+        for i in range(len(nouts)):
+            hidden = i < len(nouts) - 1
+            self.layers.append(Layer(sizes[i], sizes[i + 1], nonlin=hidden))
 
     def __call__(self, x):
+        out = x
         for layer in self.layers:
-            x = layer(x)
-        return x
+            out = layer(out)
+        return out
 
     def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
+        params = []
+        for layer in self.layers:
+            params.extend(layer.parameters())
+        return params
 """
 
 EXPORTS = ("Module", "Neuron", "Layer", "MLP")

@@ -323,10 +323,18 @@ def _frames() -> int:
     return n
 
 
-def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
-    """ast.parse recurses on the C stack with a budget tied to Python's recursion limit: called
-    with little stack left, a chain within MAX_OPERATORS overflows it; that is a limit error."""
-    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
+DEEP_CALLS = "def f(n):\n    return Value(1.0) if n == 0 else f(n - 1) * 1.0\ny = f(30)"
+
+
+@pytest.mark.parametrize(
+    ("source", "headroom"),
+    [("x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS), 120), (DEEP_CALLS, 150)],
+    ids=["ast.parse", "calls within MAX_CALL_DEPTH"],
+)
+def test_a_caller_deep_in_its_stack_still_gets_gradstep_error(source: str, headroom: int) -> None:
+    """ast.parse and the interpreter recurse with a budget tied to Python's recursion limit:
+    called with little stack left, a chain within MAX_OPERATORS or calls within
+    MAX_CALL_DEPTH overflow it; that is a located limit error, never RecursionError."""
 
     def at_depth(n: int) -> None:
         if n > 0:
@@ -335,8 +343,10 @@ def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
         with pytest.raises(GradstepError) as err:
             parse(source)
         assert err.value.kind == "limit"
+        assert err.value.span is not None
 
-    at_depth(sys.getrecursionlimit() - _frames() - 120)
+    at_depth(sys.getrecursionlimit() - _frames() - headroom)
+    assert parse(DEEP_CALLS).output.data == 1.0  # with the stack of a test, it runs
 
 
 # Random programs made of the language's pieces: they reach deep into the interpreter, and
