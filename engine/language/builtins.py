@@ -172,14 +172,23 @@ def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
     return Builtin(name, run)
 
 
-def _number(name: str, convert: Callable[[float], object]) -> Builtin:
-    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
-        x = one_argument(name, args, kwargs) if args else 0
-        if isinstance(x, Value):
-            raise GradstepError(f"{name}() of a value: use its number, x.data", kind="type")
-        return convert(as_float(x, f"{name}()") if not isinstance(x, int) else x)
+def _plain(name: str, x: object) -> float:
+    if isinstance(x, Value):
+        raise GradstepError(f"{name}() of a value: use its number, x.data", kind="type")
+    if not is_number(x):
+        raise GradstepError(f"{name}() takes a plain number, not {describe(x)}", kind="type")
+    return x  # type: ignore[return-value]
 
-    return Builtin(name, run)
+
+def _float(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
+    (x,) = bind_arguments("float", ("x",), {"x": 0.0}, args, kwargs)
+    return as_float(_plain("float", x), "float()")
+
+
+def _int(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
+    (x,) = bind_arguments("int", ("x",), {"x": 0}, args, kwargs)
+    x = _plain("int", x)
+    return int(x) if isinstance(x, int) else math.trunc(x)
 
 
 def _round(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
@@ -205,8 +214,8 @@ BUILTINS: dict[str, object] = {
     "map": Builtin("map", _map),
     "list": _collector("list", list),
     "tuple": _collector("tuple", tuple),
-    "float": _number("float", float),
-    "int": _number("int", math.trunc),
+    "float": Builtin("float", _float),
+    "int": Builtin("int", _int),
     "round": Builtin("round", _round),
     "print": Ignored("print"),
     "draw_dot": Builtin("draw_dot", _draw_dot),

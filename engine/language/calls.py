@@ -62,18 +62,16 @@ class Calls(Sequences):
                     kind="unsupported",
                 )
         attrs: dict[str, object] = {}
-        body_scope = Scope(scope.frame, attrs, scope, scope.globals)
+        frame = scope.frame  # a frame of its own: class attributes are neither inputs nor output
+        body = Scope(Frame(frame.unit, frame.record, frame.anchor), attrs, scope, scope.globals)
         for item in stmt.body:
-            if type(item) is ast.FunctionDef:
-                reason = skipped(item, False)
-                if reason:
-                    self.notes.append(f"line {item.lineno}: {stmt.name}.{reason}")
-                else:
-                    attrs[item.name] = self._function(
-                        item, scope
-                    )  # methods do not see the class body
+            reason = skipped(item, False)
+            if reason:
+                self.notes.append(f"line {item.lineno}: {stmt.name}.{reason}")
+            elif type(item) is ast.FunctionDef:  # methods see the module, not the class body
+                attrs[item.name] = self._function(item, scope)
             elif type(item) is ast.Assign:
-                self.statement(item, body_scope)
+                self.statement(item, body)
         scope.vars[stmt.name] = Class(stmt.name, bases, attrs)  # type: ignore[arg-type]
 
     def call(

@@ -17,6 +17,7 @@ from engine.language.names import lookalike, no_value, unknown_function
 from engine.language.objects import Ignored, Site, describe
 from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
 from engine.language.recorder import Recorder
+from engine.language.refusals import REFUSED, refusal
 from engine.language.scopes import MISSING, Frame, Scope
 from engine.ops import OPS
 from engine.value import Value, overflow
@@ -36,7 +37,11 @@ class Expressions:
         raise NotImplementedError
 
     def eval(self, node: ast.expr, scope: Scope) -> object:
-        return EVALUATE[type(node)](self, node, scope)
+        return EVALUATE.get(type(node), Expressions._refuse)(self, node, scope)
+
+    def _refuse(self, node: ast.AST, scope: Scope) -> object:
+        """What the shape check refuses never runs; this is the same refusal, in case."""
+        raise refusal(scope.frame.where(node), *REFUSED.get(type(node), ("this", "remove it")))
 
     # Values in the graph ----------------------------------------------------------------
 
@@ -66,9 +71,15 @@ class Expressions:
             raise e.at(scope.frame.where(node)) from None
 
     def graph(
-        self, name: str, operands: tuple[object, ...], scope: Scope, node: ast.AST,
+        self,
+        name: str,
+        operands: tuple[object, ...],
+        scope: Scope,
+        node: ast.AST,
         nodes: tuple[ast.AST, ...],
-    ) -> Value:  # fmt: skip
+    ) -> Value:
+        """The op ``name`` as a node of the graph; a plain number among the ``operands``
+        becomes a constant, located at its own node in ``nodes``."""
         frame = scope.frame
         values = []
         for x, where in zip(operands, nodes, strict=True):
@@ -214,6 +225,10 @@ class Expressions:
             func = self._name(f, scope, called=True)
         else:
             func = self.eval(f, scope)
+        return self.call_node(func, node, scope)
+
+    def call_node(self, func: object, node: ast.Call, scope: Scope) -> object:
+        """``func`` called with the arguments written in ``node``."""
         if type(func) is Ignored:
             return None  # print(...), plt.plot(...): the arguments are not even evaluated
         args = [self.eval(a, scope) for a in node.args]

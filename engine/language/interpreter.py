@@ -1,6 +1,7 @@
-"""Running statements and calls, straight from the syntax tree: gradstep's own interpreter of a
-Python subset. It never hands user text to eval, exec, compile or an import; the shape check
-(``shape``) has refused what it cannot run, and the budget bounds what it runs."""
+"""Running statements, straight from the syntax tree: gradstep's own interpreter of a Python
+subset (expressions, sequences and calls are its base classes). It never hands user text to
+eval, exec, compile or an import; the shape check (``shape``) has refused what it cannot run,
+and the budget bounds what it runs."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from engine.language.members import attribute, set_attribute
 from engine.language.objects import (
     Ignored,
     Module,
-    Site,
     describe,
 )
 from engine.language.recorder import Recorder
@@ -69,7 +69,7 @@ class Interpreter(Calls):
             self.recorder.statement_start = self.recorder.last_serial
         try:
             self.budget.statement()
-            return _EXECUTE[type(stmt)](self, stmt, scope)
+            return _EXECUTE.get(type(stmt), Interpreter._refuse)(self, stmt, scope)
         except GradstepError as e:
             raise e.at(frame.where(stmt)) from None
 
@@ -83,10 +83,9 @@ class Interpreter(Calls):
                 if type(obj) is Value:
                     return self._pass(obj, node)
                 func = attribute(obj, node.func.attr, node.func, scope, node)
-                args = [self.eval(a, scope) for a in node.args]
-                kwargs = {kw.arg or "": self.eval(kw.value, scope) for kw in node.keywords}
-                result = self.call(func, args, kwargs, Site(node, scope))
-                return self._remember(result, node, scope)
+                return self._remember(
+                    self.call_node(func, node, scope), node, scope
+                )  # net.zero_grad()
         return self._remember(self.eval(node, scope), node, scope)
 
     def _pass(self, v: Value, node: ast.Call) -> None:

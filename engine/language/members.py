@@ -75,13 +75,14 @@ def attribute(
     if found is not MISSING:
         return found
     if isinstance(obj, Function | BoundMethod | Builtin | ValueMethod):
-        text = _text(where(node.value), scope)
+        text = _text(node.value, scope)
         raise GradstepError(
             f"{text} is a method: call it first, as in {text}().{name}",
             kind="unsupported",
             span=where(node.value),
         )
-    raise GradstepError(_no_attribute(obj, name), "unsupported", where(call or node))
+    kind = "name" if isinstance(obj, Instance | Class | Module) else "unsupported"  # a typo?
+    raise GradstepError(_no_attribute(obj, name), kind, where(call or node))
 
 
 def _value_attribute(v: Value, name: str) -> object:
@@ -114,9 +115,12 @@ def _no_attribute(obj: object, name: str) -> str:
     return f"the attribute .{name} of {describe(obj)} is not supported"
 
 
-def _text(span: Span, scope: Scope) -> str:
-    line = scope.frame.unit.lines[span.line - 1]
-    return line[span.column - 1 : span.end_column - 1]
+def _text(node: ast.AST, scope: Scope) -> str:
+    """The source text of ``node`` (in the prelude, whose text the user never sees: "this")."""
+    if scope.frame.anchor is not None:
+        return "this"
+    span = scope.frame.where(node)
+    return scope.frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
 
 
 def set_attribute(

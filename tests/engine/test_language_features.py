@@ -216,6 +216,11 @@ z = (x + y) * h * k * step
     assert [v.constant for v in program.spans if v.op is None] == [False, False, False, True, True]
 
 
+def test_class_attributes_are_not_inputs() -> None:
+    program = parse("class A:\n    rate = 0.1\nx = 2.0\ny = x * A.rate")
+    assert list(program.inputs) == ["x"] and program.output.data == 0.2
+
+
 def test_values_replace_inputs_by_label() -> None:
     program = parse("a = Value(2.0, label='x')\nb = 3.0\ny = a * b", {"x": 5.0, "b": 1.0})
     assert program.output.data == 5.0 and list(program.inputs) == ["x", "b"]
