@@ -44,7 +44,7 @@ class Calls(Sequences):
 
     def _function(self, stmt: ast.FunctionDef, scope: Scope) -> Function:
         params = tuple(a.arg for a in stmt.args.args)
-        defaults = tuple(self.eval(d, scope) for d in stmt.args.defaults)
+        defaults = tuple(self.evaluate(d, scope) for d in stmt.args.defaults)
         closure = scope if scope.vars is not scope.globals else None
         return Function(stmt.name, stmt, params, defaults, scope.frame.unit, scope.globals, closure)
 
@@ -53,7 +53,7 @@ class Calls(Sequences):
         if reason:
             self.notes.append(f"line {stmt.lineno}: {reason}")
             return
-        bases = tuple(self.eval(b, scope) for b in stmt.bases)
+        bases = tuple(self.evaluate(b, scope) for b in stmt.bases)
         for base in bases:
             if type(base) is not Class:
                 raise GradstepError(

@@ -36,7 +36,7 @@ class Expressions:
     ) -> object:
         raise NotImplementedError
 
-    def eval(self, node: ast.expr, scope: Scope) -> object:
+    def evaluate(self, node: ast.expr, scope: Scope) -> object:
         return EVALUATE.get(type(node), Expressions._refuse)(self, node, scope)
 
     def _refuse(self, node: ast.AST, scope: Scope) -> object:
@@ -153,9 +153,9 @@ class Expressions:
         while type(left) is ast.BinOp:  # a + b + c nests to the left: walk down, then up
             spine.append(left)
             left = left.left
-        result = self.eval(left, scope)
+        result = self.evaluate(left, scope)
         for n in reversed(spine):
-            right = self.eval(n.right, scope)
+            right = self.evaluate(n.right, scope)
             result = self.arith(type(n.op), result, right, scope, n, (n.left, n.right))
         return result
 
@@ -165,7 +165,7 @@ class Expressions:
         while type(operand) is ast.UnaryOp:
             chain.append(operand)
             operand = operand.operand
-        x = self.eval(operand, scope)
+        x = self.evaluate(operand, scope)
         for n in reversed(chain):
             if isinstance(n.op, ast.Not):
                 x = not self.truth(x, n, scope)
@@ -196,15 +196,15 @@ class Expressions:
         want = isinstance(node.op, ast.Or)  # `or` stops at the first true operand
         x: object = None
         for operand in node.values:
-            x = self.eval(operand, scope)
+            x = self.evaluate(operand, scope)
             if self.truth(x, node, scope) == want:
                 return x
         return x
 
     def _compare(self, node: ast.Compare, scope: Scope) -> bool:
-        left = self.eval(node.left, scope)
+        left = self.evaluate(node.left, scope)
         for op, comparator in zip(node.ops, node.comparators, strict=True):
-            right = self.eval(comparator, scope)
+            right = self.evaluate(comparator, scope)
             try:
                 if not compare(op, left, right, self.budget):
                     return False
@@ -214,33 +214,35 @@ class Expressions:
         return True
 
     def _ifexp(self, node: ast.IfExp, scope: Scope) -> object:
-        branch = node.body if self.truth(self.eval(node.test, scope), node, scope) else node.orelse
-        return self.eval(branch, scope)
+        branch = (
+            node.body if self.truth(self.evaluate(node.test, scope), node, scope) else node.orelse
+        )
+        return self.evaluate(branch, scope)
 
     def _call(self, node: ast.Call, scope: Scope) -> object:
         f = node.func
         if type(f) is ast.Attribute:
-            func = attribute(self.eval(f.value, scope), f.attr, f, scope, node)
+            func = attribute(self.evaluate(f.value, scope), f.attr, f, scope, node)
         elif type(f) is ast.Name:
             func = self._name(f, scope, called=True)
         else:
-            func = self.eval(f, scope)
+            func = self.evaluate(f, scope)
         return self.call_node(func, node, scope)
 
     def call_node(self, func: object, node: ast.Call, scope: Scope) -> object:
         """``func`` called with the arguments written in ``node``."""
         if type(func) is Ignored:
             return None  # print(...), plt.plot(...): the arguments are not even evaluated
-        args = [self.eval(a, scope) for a in node.args]
+        args = [self.evaluate(a, scope) for a in node.args]
         kwargs = (
-            {kw.arg or "": self.eval(kw.value, scope) for kw in node.keywords}
+            {kw.arg or "": self.evaluate(kw.value, scope) for kw in node.keywords}
             if node.keywords
             else {}
         )
         return self.call(func, args, kwargs, Site(node, scope))
 
     def _attribute(self, node: ast.Attribute, scope: Scope) -> object:
-        return attribute(self.eval(node.value, scope), node.attr, node, scope)
+        return attribute(self.evaluate(node.value, scope), node.attr, node, scope)
 
 
 # The expressions of this module; sequences.py adds lists, tuples, subscripts and comprehensions.

@@ -79,14 +79,14 @@ class Interpreter(Calls):
             return  # a docstring
         if type(node) is ast.Call and type(node.func) is ast.Attribute:
             if node.func.attr in ("backward", "zero_grad"):
-                obj = self.eval(node.func.value, scope)
+                obj = self.evaluate(node.func.value, scope)
                 if type(obj) is Value:
                     return self._pass(obj, node)
                 func = attribute(obj, node.func.attr, node.func, scope, node)
                 return self._remember(
                     self.call_node(func, node, scope), node, scope
                 )  # net.zero_grad()
-        return self._remember(self.eval(node, scope), node, scope)
+        return self._remember(self.evaluate(node, scope), node, scope)
 
     def _pass(self, v: Value, node: ast.Call) -> None:
         """``x.backward()`` or ``x.zero_grad()`` on a line of its own."""
@@ -106,7 +106,7 @@ class Interpreter(Calls):
             self.last, self.last_node = result, node
 
     def _assign(self, stmt: ast.Assign, scope: Scope) -> None:
-        value = self.eval(stmt.value, scope)
+        value = self.evaluate(stmt.value, scope)
         frame = scope.frame
         literal = frame.top and frame.loops == 0 and is_literal(stmt.value)
         target = stmt.targets[0]
@@ -139,11 +139,11 @@ class Interpreter(Calls):
                 self.assign(t, v, scope, stmt, literal) for t, v in zip(elts, items, strict=True)
             )
         if kind is ast.Attribute:
-            obj = self.eval(target.value, scope)  # type: ignore[attr-defined]
+            obj = self.evaluate(target.value, scope)  # type: ignore[attr-defined]
             set_attribute(self.recorder, obj, target.attr, value, frame.where(stmt))  # type: ignore[attr-defined]
             return value
         assert kind is ast.Subscript
-        obj, key = self.eval(target.value, scope), self.eval(target.slice, scope)  # type: ignore[attr-defined]
+        obj, key = self.evaluate(target.value, scope), self.evaluate(target.slice, scope)  # type: ignore[attr-defined]
         self._store_item(obj, key, value)
         return value
 
@@ -165,23 +165,29 @@ class Interpreter(Calls):
         op = type(stmt.op)
         operands = (target, stmt.value)
         if type(target) is ast.Name:
-            current = self.eval(target, scope)
-            result = self.arith(op, current, self.eval(stmt.value, scope), scope, stmt, operands)
+            current = self.evaluate(target, scope)
+            result = self.arith(
+                op, current, self.evaluate(stmt.value, scope), scope, stmt, operands
+            )
             self._remember(self.assign(target, result, scope, stmt), stmt.value, scope, True)
         elif type(target) is ast.Attribute:
-            obj = self.eval(target.value, scope)
+            obj = self.evaluate(target.value, scope)
             current = attribute(obj, target.attr, target, scope)
-            result = self.arith(op, current, self.eval(stmt.value, scope), scope, stmt, operands)
+            result = self.arith(
+                op, current, self.evaluate(stmt.value, scope), scope, stmt, operands
+            )
             set_attribute(self.recorder, obj, target.attr, result, scope.frame.where(stmt))
         else:
             assert type(target) is ast.Subscript
-            obj, key = self.eval(target.value, scope), self.eval(target.slice, scope)
+            obj, key = self.evaluate(target.value, scope), self.evaluate(target.slice, scope)
             current = self.index(obj, key)
-            result = self.arith(op, current, self.eval(stmt.value, scope), scope, stmt, operands)
+            result = self.arith(
+                op, current, self.evaluate(stmt.value, scope), scope, stmt, operands
+            )
             self._store_item(obj, key, result)
 
     def _for(self, stmt: ast.For, scope: Scope) -> object:
-        items = self.items(self.eval(stmt.iter, scope))
+        items = self.items(self.evaluate(stmt.iter, scope))
         frame = scope.frame
         frame.loops += 1
         try:
@@ -197,12 +203,12 @@ class Interpreter(Calls):
         return self.block(stmt.orelse, scope)
 
     def _if(self, stmt: ast.If, scope: Scope) -> object:
-        if self.truth(self.eval(stmt.test, scope), stmt, scope):
+        if self.truth(self.evaluate(stmt.test, scope), stmt, scope):
             return self.block(stmt.body, scope)
         return self.block(stmt.orelse, scope)
 
     def _return(self, stmt: ast.Return, scope: Scope) -> object:
-        scope.frame.returned = None if stmt.value is None else self.eval(stmt.value, scope)
+        scope.frame.returned = None if stmt.value is None else self.evaluate(stmt.value, scope)
         return RETURN
 
     def _import(self, stmt: ast.Import, scope: Scope) -> None:

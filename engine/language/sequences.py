@@ -36,7 +36,7 @@ class Sequences(Expressions):
         return out
 
     def _subscript(self, node: ast.Subscript, scope: Scope) -> object:
-        obj, key = self.eval(node.value, scope), self.eval(node.slice, scope)
+        obj, key = self.evaluate(node.value, scope), self.evaluate(node.slice, scope)
         try:
             return self.index(obj, key)
         except GradstepError as e:
@@ -67,7 +67,8 @@ class Sequences(Expressions):
 
     def _slice(self, node: ast.Slice, scope: Scope) -> slice:
         parts = [
-            None if p is None else self.eval(p, scope) for p in (node.lower, node.upper, node.step)
+            None if p is None else self.evaluate(p, scope)
+            for p in (node.lower, node.upper, node.step)
         ]
         if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
             raise GradstepError("a slice takes whole numbers", "type", scope.frame.where(node))
@@ -76,10 +77,10 @@ class Sequences(Expressions):
         return slice(*parts)
 
     def _list(self, node: ast.List, scope: Scope) -> list[object]:
-        return [self.eval(e, scope) for e in node.elts]
+        return [self.evaluate(e, scope) for e in node.elts]
 
     def _tuple(self, node: ast.Tuple, scope: Scope) -> tuple[object, ...]:
-        return tuple(self.eval(e, scope) for e in node.elts)
+        return tuple(self.evaluate(e, scope) for e in node.elts)
 
     def _listcomp(self, node: ast.ListComp, scope: Scope) -> list[object]:
         return self.collect(Lazy("list", self._generate(node, scope)), "this comprehension")
@@ -98,14 +99,14 @@ class Sequences(Expressions):
         self, node: ast.ListComp | ast.GeneratorExp, level: int, outer: Scope, inner: Scope
     ) -> Iterator[object]:
         generator = node.generators[level]
-        source = self.eval(generator.iter, outer if level == 0 else inner)
+        source = self.evaluate(generator.iter, outer if level == 0 else inner)
         for item in self.items(source, "this comprehension"):
             self.bind(generator.target, item, inner)
-            if all(self.truth(self.eval(c, inner), c, inner) for c in generator.ifs):
+            if all(self.truth(self.evaluate(c, inner), c, inner) for c in generator.ifs):
                 if level + 1 < len(node.generators):
                     yield from self._comprehend(node, level + 1, outer, inner)
                 else:
-                    yield self.eval(node.elt, inner)
+                    yield self.evaluate(node.elt, inner)
 
     def bind(self, target: ast.expr, value: object, scope: Scope) -> None:
         """A for or comprehension target: names only get values, they do not label them."""
