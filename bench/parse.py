@@ -3,10 +3,13 @@
     python bench/parse.py [--repeat N]
 
 For each program: Python's own ``ast.parse`` of the text (the floor: gradstep calls it once),
-``engine.parse`` (limits, shape check, graph), ``engine.parse`` + ``engine.trace`` (every step,
-the numerical check, op counts), and, for the programs micrograd can run, micrograd 0.1.0
-executing the same text with ``exec`` plus ``backward()`` (trusted text here; gradstep itself
-never executes user text). Hostile inputs are timed to the error they raise.
+``engine.parse`` (limits, shape check, running the program), ``engine.parse`` +
+``engine.trace`` (every step, the numerical check, op counts), and, for the programs micrograd
+can run, micrograd 0.1.0 executing the same text with ``exec`` plus ``backward()`` (trusted text
+here; gradstep itself never executes user text; n/a without the ``bench`` extra). The lecture's
+MLP cell with a training step and demo.ipynb's model and loss cells (on 4 moons) come from
+tests/engine/lecture_programs.py, their one copy. Hostile inputs are timed to the error they
+raise.
 
 Times are the best of N runs (wall clock), printed with ratios to ``engine.parse``.
 """
@@ -16,12 +19,17 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
+import importlib.util
+import re
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
+
+from lecture_programs import DEMO, LECTURE_MLP
 
 from app.presets import MICROGRAD_README
 from engine import GradstepError, parse, trace
@@ -47,6 +55,10 @@ def best_of(repeat: int, run: Callable[[], object]) -> float:
         run()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def micrograd_installed() -> bool:
+    return importlib.util.find_spec("micrograd") is not None
 
 
 def micrograd_run(source: str) -> Callable[[], object]:
@@ -80,11 +92,15 @@ def main() -> None:
         ("relu chain, 250 lines", CHAIN, True),  # micrograd's recursive sort: < 1,000 deep
         ("400 inputs, 800 ops", MANY_INPUTS, True),
         (f"{MAX_NODES - 3:,} values", MAX_GRAPH, False),
+        ("lecture MLP cell, one training step", LECTURE_MLP, False),  # its Value: gradstep's
+        ("demo.ipynb model + loss, 4 moons", DEMO, False),  # needs numpy and sklearn
     ):
-        floor = best_of(repeat, lambda s=source: ast.parse(s))
+        python = re.sub(r"(?m)^[ \t]*[%!].*$", "", source)  # a notebook's %matplotlib line
+        floor = best_of(repeat, lambda s=python: ast.parse(s))
         parsed = best_of(repeat, lambda s=source: parse(s))
         traced = best_of(repeat, lambda s=source: trace(parse(s)))
-        micro = best_of(repeat, micrograd_run(source)) if runs_in_micrograd else None
+        runs = runs_in_micrograd and micrograd_installed()
+        micro = best_of(repeat, micrograd_run(source)) if runs else None
         cells = [
             f"{floor * ms:.2f} ms ({floor / parsed:.2f}×)",
             f"{parsed * ms:.2f} ms (1×)",

@@ -1,5 +1,28 @@
 """The limits on a program, as named constants the app can show. Each is checked before the
-work it protects, so hostile input fails fast with a clear error instead of a crash or a hang."""
+work it protects, so hostile input fails fast with a clear error instead of a crash or a hang.
+
+Before running (the text): ``MAX_SOURCE_CHARS``, ``MAX_DEPTH``, ``MAX_OPERATORS``.
+
+While running (the interpreter's budget, ``engine.language.budget``), each checked at the
+statement, loop, call or operation that would pass it, and reported there as a ``limit`` error:
+
+- ``MAX_STATEMENTS``: statements executed, counting every pass through a loop or function body;
+- ``MAX_LOOP_ITERATIONS``: passes of one loop (a ``for``, a comprehension, or a builtin such as
+  ``sum`` walking its argument); ``MAX_TOTAL_ITERATIONS``: of all loops together, so that nested
+  loops cannot multiply the first limit;
+- ``MAX_CALL_DEPTH``: calls of functions, methods and classes nested in one another (recursion);
+- ``MAX_NODES``: values created, inputs, constants and op results alike;
+- ``MAX_LIST_SIZE``: items in one list, tuple or array (``[0] * 10**9`` is refused before it is
+  made); ``MAX_BULK_ITEMS``: list items copied (``+``, ``*``, slices, ``list()``) and graph nodes
+  walked by ``backward()`` and ``zero_grad()``, over the whole program;
+- ``MAX_INT_BITS``: the size of a whole number. Python's ints grow without bound, so
+  ``10**10**10`` is refused from the sizes of its operands, before it is computed. The bound is
+  the range of a float, so this one is reported as ``overflow``, as every other number too large
+  for a float is.
+
+``DEFAULT_SEED`` seeds ``random`` (and numpy's ``np.random``) when a program does not: the same
+program always builds the same graph.
+"""
 
 from __future__ import annotations
 
@@ -8,3 +31,12 @@ MAX_DEPTH = 100  # brackets nested inside one another: ((…)), f(g(h(…)))
 MAX_OPERATORS = 500  # operators in one statement (a chain of 500 `+` nests 500 deep in the AST)
 MAX_NODES = 5_000  # values in the graph: inputs, constants and op results
 MAX_CHECK_EVALUATIONS = 100_000  # op re-evaluations the numerical gradient check may spend
+
+MAX_STATEMENTS = 50_000  # statements executed, loop and function bodies counted each time
+MAX_LOOP_ITERATIONS = 50_000  # passes of one loop or comprehension
+MAX_TOTAL_ITERATIONS = 100_000  # passes of all loops together
+MAX_CALL_DEPTH = 40  # calls nested in one another: recursion, or MLP → Layer → Neuron
+MAX_LIST_SIZE = 100_000  # items in one list, tuple or array
+MAX_BULK_ITEMS = 200_000  # list items copied plus graph nodes walked by backward()
+MAX_INT_BITS = 1_024  # bits of a whole number: the range of a float (2**1024 overflows one)
+DEFAULT_SEED = 0  # random.seed() when the program gives none

@@ -154,7 +154,10 @@ def trace_value(root: Value) -> Trace:
     on, named by its label; the leaves that have labels are its inputs."""
     order = topological_order(root)
     inputs = {v.label: v for v in order if v.op is None and not v.constant and v.label}
-    return trace(Program(source="", output=root, inputs=inputs, spans={}, labels={}))
+    empty = Program(
+        "", root, inputs, spans={}, labels={}, calls=(), call_of={}, updates=(), notes=()
+    )
+    return trace(empty)
 
 
 def _serial(v: Value) -> int:

@@ -1,5 +1,6 @@
-"""The expression language: source text in, a Value graph out (``parse``)."""
+"""The language: source text in, a Value graph out (``parse``)."""
 
-from engine.language.parse import Program, parse
+from engine.language.parse import parse
+from engine.language.program import Call, Program, Update
 
-__all__ = ["Program", "parse"]
+__all__ = ["Call", "Program", "Update", "parse"]

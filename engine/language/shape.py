@@ -1,348 +1,294 @@
-"""Pass 1 of the expression language: the shape of every statement. Refuses each construct
-outside the language with a located error, and finds where each name is read and assigned."""
+"""Pass 1 of the language, before anything runs: the shape of the program. Refuses each
+construct the interpreter does not run, with a located error that says what works instead, and
+finds the names read that nothing assigns (they must come from ``values``). One loop over an
+explicit stack, so a deep syntax tree cannot exhaust Python's."""
 
 from __future__ import annotations
 
 import ast
-import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
-from engine.ops import FUNCTIONS
-
-BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
-# Cyrillic and Greek letters drawn like Latin ones: a small stand-in for Unicode's confusables.
-_HOMOGLYPHS = str.maketrans(
-    "аеорсухіјѕԁАВЕКМНОРСТХІЈЅοαικνρτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
-    "aeopcyxijsdABEKMHOPCTXIJSoaikvptuxABEZHIKMNOPTYX",
+from engine.language.builtins import BUILTINS
+from engine.language.conventions import skipped
+from engine.language.names import lookalike, no_value, spelled, unknown_function
+from engine.language.refusals import (
+    OPERATORS,
+    PLAIN_STATEMENTS,
+    REFUSED,
+    SYMBOLS,
+    refusal,
+    refused_parameters,
 )
-_FOUND = {
-    ast.Subscript: "a subscript",
-    ast.Lambda: "a lambda",
-    ast.ListComp: "a list comprehension",
-    ast.SetComp: "a set comprehension",
-    ast.DictComp: "a dict comprehension",
-    ast.GeneratorExp: "a generator expression",
-    ast.Compare: "a comparison",
-    ast.BoolOp: "and/or",
-    ast.IfExp: "a conditional expression",
-    ast.List: "a list",
-    ast.Tuple: "a tuple",
-    ast.Dict: "a dict",
-    ast.Set: "a set",
-    ast.JoinedStr: "an f-string",
-    ast.NamedExpr: "the := operator",
-    ast.Starred: "a starred argument",
-    ast.Await: "await",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield",
-    ast.Slice: "a slice",
-    ast.If: "an if statement",
-    ast.For: "a for loop",
-    ast.While: "a while loop",
-    ast.FunctionDef: "a function definition",
-    ast.AsyncFunctionDef: "a function definition",
-    ast.ClassDef: "a class definition",
-    ast.Return: "return",
-    ast.Delete: "del",
-    ast.With: "a with statement",
-    ast.Try: "a try statement",
-    ast.Raise: "raise",
-    ast.Assert: "assert",
-    ast.Global: "global",
-    ast.Nonlocal: "nonlocal",
-    ast.AnnAssign: "an annotated assignment",
-}
+from engine.language.scopes import Unit
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    action: str  # "assign", "augment", "output", "expression"
-    name: str | None
-    op: str | None  # the op of an augmented assignment
-    expr: ast.expr
-    span: Span
+class _Visible:
+    """Names bound in a function, comprehension or class body, and the scope around it."""
+
+    names: frozenset[str]
+    outer: _Visible | None
+    is_class: bool = False
 
 
-def spanner(lines: list[str]) -> Callable[[ast.AST], Span]:
-    ascii_lines = [line.isascii() for line in lines]
-    cache: dict[ast.AST, Span] = {}
-
-    def column(line: int, offset: int) -> int:
-        """ast gives UTF-8 byte offsets; spans count characters (the same in an ASCII line)."""
-        if ascii_lines[line - 1]:
-            return offset + 1
-        return len(lines[line - 1].encode()[:offset].decode(errors="replace")) + 1
-
-    def span(node: ast.AST) -> Span:
-        found = cache.get(node)
-        if found is None:
-            line = min(node.lineno, len(lines))  # type: ignore[attr-defined]
-            start = column(line, node.col_offset)  # type: ignore[attr-defined]
-            if node.end_lineno == node.lineno and node.end_col_offset is not None:  # type: ignore[attr-defined]
-                end = column(line, node.end_col_offset)  # type: ignore[attr-defined]
-            else:  # a span is one line: to the end of the first
-                end = len(lines[line - 1]) + 1
-            found = cache[node] = Span(line, start, max(end, start + 1))
-        return found
-
-    return span
+@dataclass(frozen=True, slots=True)
+class _Where:
+    visible: _Visible | None  # None: the module's top level
+    function: bool = False
+    loop: bool = False
+    top: int | None = None  # the index of a top-level statement run once, in order
+    in_class: bool = False
 
 
-def describe(name: str) -> str:
-    """A name as the user should see it: non-ASCII look-alikes are spelled out."""
-    odd = [ch for ch in name if not ch.isascii()]
-    if not odd:
-        return name
-    spelled = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:3])
-    return f"{name} (with {spelled})"
-
-
-def lookalike(name: str, assigned: Iterable[str]) -> str:
-    """A hint when an assigned name looks the same as ``name`` (Cyrillic а for Latin a)."""
-    skeleton = name.translate(_HOMOGLYPHS)
-    for other in assigned:
-        if other != name and other.translate(_HOMOGLYPHS) == skeleton:
-            return f" (did you mean {describe(other)}, which looks the same?)"
-    return ""
-
-
-def _unsupported(node: ast.AST, span: Span, what: str | None = None) -> GradstepError:
-    found = what or _FOUND.get(type(node), type(node).__name__)
-    return GradstepError(
-        f"{found} is not supported (line {span.line}); gradstep understands numbers, names, "
-        "+ − * / **, function calls such as tanh(x) and x.tanh(), and assignments",
-        kind="unsupported",
-        span=span,
-    )
-
-
-def _is_dunder(name: str) -> bool:
-    return name.startswith("__")
+def _bound(body: Iterable[ast.stmt]) -> set[str]:
+    """Names a block binds, not counting nested functions' and classes' bodies."""
+    names: set[str] = set()
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
+        else:
+            single = getattr(stmt, "target", None)
+            targets = list(stmt.targets) if isinstance(stmt, ast.Assign) else [single]
+            while targets:  # names and tuples of them; not self.w = ..., nor xs[0] = ...
+                target = targets.pop()
+                if isinstance(target, ast.Name):
+                    names.add(target.id)
+                elif isinstance(target, ast.Tuple | ast.List):
+                    targets.extend(target.elts)
+            stack.extend(getattr(stmt, "body", ()))
+            stack.extend(getattr(stmt, "orelse", ()))
+    return names
 
 
 class Checker:
-    """Refuses every construct outside the language, and finds the names read before any
-    assignment (they must come from ``values``)."""
+    """Refuses every construct outside the language; collects the names read that no assignment
+    binds (``free``) and refuses a name read before the top-level statement that binds it."""
 
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.span = spanner(lines)
-        self.assigned: dict[str, Span] = {}
-        self.free: dict[str, Span] = {}  # read before any assignment, in order of appearance
-        self.early: dict[str, Span] = {}  # read first, assigned later
+    def __init__(self, unit: Unit) -> None:
+        self.span = unit.span
+        self.module: dict[str, tuple[int, int]] = {}  # name → (statement index, line) binding it
+        self.free: dict[str, tuple[Span, bool]] = {}  # name → where first read, and if called
+        self.ignored = {"print"}  # names whose calls are ignored: their arguments never run
 
-    def check(self, tree: ast.Module) -> list[Step]:
-        plan: list[Step] = []
-        for stmt in tree.body:
-            step = self._statement(stmt)
-            if step is not None:
-                plan.append(step)
-        for name, span in self.early.items():
-            raise GradstepError(
-                f"{describe(name)} is used on line {span.line} before it is assigned "
-                f"on line {self.assigned[name].line}",
-                kind="name",
-                span=span,
-            )
-        return plan
-
-    def _statement(self, stmt: ast.stmt) -> Step | None:
-        span = self.span(stmt)
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            modules = [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else []
-            if isinstance(stmt, ast.ImportFrom):
-                modules = [stmt.module or ""] if stmt.level == 0 else ["."]
-            if all(m == "micrograd" or m.startswith("micrograd.") for m in modules):
-                return None  # micrograd's own import line: gradstep provides Value
-            raise _unsupported(stmt, span, f"import {', '.join(modules)}")
-        if isinstance(stmt, ast.Pass):
-            return None
-        if isinstance(stmt, ast.Expr):
-            return self._expression_statement(stmt, span)
-        if isinstance(stmt, ast.Assign):
-            return self._assignment(stmt, span)
-        if isinstance(stmt, ast.AugAssign):
-            target = stmt.target
-            op = BINARY.get(type(stmt.op))
-            if not isinstance(target, ast.Name) or op is None:
-                raise _unsupported(stmt, span, "this augmented assignment")
-            self._name(target, self.span(target))
-            self._load(target.id, self.span(target))
-            self._walk(stmt.value)
-            self._store(target.id, span)
-            return Step("augment", target.id, op, stmt.value, span)
-        raise _unsupported(stmt, span)
-
-    def _expression_statement(self, stmt: ast.Expr, span: Span) -> Step | None:
-        call = stmt.value
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
-            if call.func.id == "print":
-                return None  # micrograd's print lines: the trace shows every number
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
-            method = call.func.attr
-            if method in ("backward", "zero_grad"):
-                if call.args or call.keywords:
-                    raise GradstepError(
-                        f".{method}() takes no arguments", kind="arity", span=self.span(call)
-                    )
-                self._walk(call.func.value)
-                if method == "zero_grad":
-                    return None  # every trace starts from zero grads anyway
-                return Step("output", None, None, call.func.value, span)
-        self._walk(call)
-        return Step("expression", None, None, call, span)
-
-    def _assignment(self, stmt: ast.Assign, span: Span) -> Step | None:
-        if len(stmt.targets) != 1:
-            raise _unsupported(stmt, span, "chained assignment (a = b = ...)")
-        target = stmt.targets[0]
-        if (
-            isinstance(target, ast.Attribute)
-            and target.attr == "label"
-            and isinstance(stmt.value, ast.Constant)
-            and isinstance(stmt.value.value, str)
-        ):
-            self._walk(target.value)
-            return None  # micrograd's `e.label = 'e'`: gradstep labels values by their names
-        if not isinstance(target, ast.Name):
-            what = "assigning to an attribute" if isinstance(target, ast.Attribute) else None
-            if isinstance(target, ast.Tuple | ast.List):
-                what = "unpacking assignment (a, b = ...)"
-            raise _unsupported(target, self.span(target), what)
-        self._name(target, self.span(target))
-        if target.id == "Value":
-            raise GradstepError("Value is the engine's, not a name to assign", "name", span)
-        self._walk(stmt.value)
-        self._store(target.id, span)
-        return Step("assign", target.id, None, stmt.value, span)
-
-    def _name(self, node: ast.Name, span: Span) -> None:
-        if _is_dunder(node.id):
-            raise _unsupported(node, span, f"the dunder name {node.id}")
-
-    def _load(self, name: str, span: Span) -> None:
-        if name in self.assigned:
-            return
-        self.free.setdefault(name, span)
-
-    def _store(self, name: str, span: Span) -> None:
-        self.assigned.setdefault(name, span)
-        if name in self.free:
-            self.early.setdefault(name, self.free.pop(name))
-
-    def _walk(self, root: ast.expr) -> None:
-        stack = [root]
+    def check(self, tree: ast.Module, given: Iterable[str]) -> None:
+        for i, stmt in enumerate(tree.body):
+            for name in _bound([stmt]):
+                self.module.setdefault(name, (i, stmt.lineno))
+            if isinstance(stmt, ast.Import | ast.ImportFrom):
+                self._ignored_imports(stmt)
+        stack: list[tuple[ast.AST, _Where]] = [
+            (stmt, _Where(None, top=i)) for i, stmt in reversed(list(enumerate(tree.body)))
+        ]
         while stack:
-            node = stack.pop()
-            stack.extend(reversed(self.children(node)))
+            node, where = stack.pop()
+            stack.extend(reversed(self._visit(node, where)))
+        missing = [name for name in self.free if name not in given]
+        called = [name for name in missing if self.free[name][1]]
+        if called:
+            text = unknown_function(called[0], BUILTINS) + lookalike(called[0], self.module)
+            raise GradstepError(text, kind="name", span=self.free[called[0]][0])
+        if missing:
+            span = self.free[missing[0]][0]
+            raise GradstepError(no_value(missing, self.module), kind="name", span=span)
 
-    def children(self, node: ast.expr) -> list[ast.expr]:
-        """The operands of ``node`` in evaluation order; refuses any other construct."""
-        kind = type(node)  # the common cases first, without computing a span
-        if kind is ast.BinOp and type(node.op) in BINARY:  # type: ignore[attr-defined]
-            return [node.left, node.right]  # type: ignore[attr-defined]
-        if kind is ast.Constant:
-            return []
-        if kind is ast.Name and node.id in self.assigned:  # type: ignore[attr-defined]
-            return []
-        return self._checked_children(node, self.span(node))
+    def _ignored_imports(self, stmt: ast.Import | ast.ImportFrom) -> None:
+        for alias in stmt.names:
+            module = alias.name if isinstance(stmt, ast.Import) else f"{stmt.module}.{alias.name}"
+            if module.split(".")[0] in ("matplotlib", "graphviz"):
+                self.ignored.add(alias.asname or alias.name.split(".")[0])
 
-    def _checked_children(self, node: ast.expr, span: Span) -> list[ast.expr]:
-        if isinstance(node, ast.Constant):
-            return []
+    def _visit(self, node: ast.AST, where: _Where) -> list[tuple[ast.AST, _Where]]:
+        """Checks ``node`` and returns its children to check, in source order."""
+        if type(node) in REFUSED:
+            raise refusal(self.span(node), *REFUSED[type(node)])
+        if isinstance(node, ast.stmt):
+            return self._statement(node, where)
         if isinstance(node, ast.Name):
-            self._name(node, span)
-            if node.id == "Value":
-                raise GradstepError("Value is called, as in Value(2.0)", kind="type", span=span)
-            self._load(node.id, span)
-            return []
-        if isinstance(node, ast.BinOp):
-            if type(node.op) not in BINARY:
-                raise _unsupported(node, span, f"the operator {_operator(node.op)}")
-            return [node.left, node.right]
-        if isinstance(node, ast.UnaryOp):
-            if not isinstance(node.op, ast.UAdd | ast.USub):
-                raise _unsupported(node, span, f"the operator {_operator(node.op)}")
-            return [node.operand]
-        if isinstance(node, ast.Call):
-            return self._call(node, span)
-        if isinstance(node, ast.Attribute):
-            what = f"the attribute .{node.attr}"
-            raise _unsupported(node, span, f"{what} (only methods such as x.tanh() are)")
-        raise _unsupported(node, span)
+            self._name(node, where)
+        elif isinstance(node, ast.Call):
+            return self._call(node, where)
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+            raise refusal(
+                self.span(node), f"the attribute .{node.attr}", "it is Python's internals"
+            )
+        elif isinstance(node, ast.BinOp) and not isinstance(node.op, OPERATORS):
+            self._operator(node, node.op)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            self._operator(node, node.op)
+        elif isinstance(node, ast.ListComp | ast.GeneratorExp):
+            return self._comprehension(node, where)
+        elif not isinstance(node, ast.expr | ast.expr_context | ast.operator | ast.unaryop):
+            if not isinstance(node, ast.cmpop | ast.boolop):
+                raise refusal(self.span(node), type(node).__name__, "remove it")
+        return [(child, where) for child in ast.iter_child_nodes(node)]
 
-    def _call(self, node: ast.Call, span: Span) -> list[ast.expr]:
-        func = node.func
+    def _operator(self, node: ast.AST, op: ast.AST) -> None:
+        symbol = SYMBOLS.get(type(op), type(op).__name__)
+        raise refusal(
+            self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
+        )
+
+    def _name(self, node: ast.Name, where: _Where, called: bool = False) -> None:
+        if node.id.startswith("__"):
+            raise refusal(self.span(node), f"the dunder name {node.id}", "it is Python's internals")
+        if isinstance(node.ctx, ast.Load) and not self._resolves(node, where):
+            self.free.setdefault(node.id, (self.span(node), called))
+
+    def _resolves(self, node: ast.Name, where: _Where) -> bool:
+        visible = where.visible
+        while visible is not None:
+            if node.id in visible.names:
+                return True
+            visible = visible.outer
+        index, line = self.module.get(node.id, (None, 0))
+        if index is None or where.top is None:
+            return index is not None or node.id in BUILTINS
+        if index > where.top:  # read on a straight line before the statement that binds it
+            raise GradstepError(
+                f"{spelled(node.id)} is used on line {node.lineno} before it is assigned on "
+                f"line {line}",
+                kind="name",
+                span=self.span(node),
+            )
+        return index < where.top or node.id in BUILTINS  # x = x + 1 reads x before binding it
+
+    def _call(self, node: ast.Call, where: _Where) -> list[tuple[ast.AST, _Where]]:
+        root = node.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in self.ignored:
+            return []  # print(...), plt.plot(...): never evaluated, so never checked
         for arg in node.args:
             if isinstance(arg, ast.Starred):
-                raise _unsupported(arg, self.span(arg))
-        if isinstance(func, ast.Name) and func.id == "Value":
-            for kw in node.keywords:
-                if kw.arg != "label":
-                    raise _unsupported(kw, span, f"the keyword argument {kw.arg or '**'}=")
-                if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)):
-                    raise GradstepError("label= takes a string", kind="type", span=span)
-            if len(node.args) != 1:
-                raise GradstepError(
-                    f"Value takes one number, as in Value(2.0), not {len(node.args)} arguments",
-                    kind="arity",
-                    span=span,
+                raise refusal(self.span(arg), *REFUSED[ast.Starred])
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise refusal(self.span(node), "**keyword arguments", "name each keyword argument")
+        children = [*node.args, *(kw.value for kw in node.keywords)]
+        if isinstance(node.func, ast.Name):
+            if node.func.id.startswith("__"):  # __import__('os'): the whole call is refused
+                raise refusal(
+                    self.span(node), f"the dunder name {node.func.id}", "it is Python's internals"
                 )
-            return [node.args[0]]
-        if isinstance(func, ast.Name):
-            self._name(func, span)
-            if func.id not in FUNCTIONS:
-                if func.id in ("print", "backward", "zero_grad"):
-                    raise _unsupported(node, span, f"{func.id}(...) inside an expression")
-                raise GradstepError(
-                    f"unknown function {describe(func.id)}; the functions are "
-                    + ", ".join(FUNCTIONS),
-                    kind="name",
-                    span=self.span(func),
-                )
-            self._no_keywords(node, span)
-            if len(node.args) != 1:
-                raise GradstepError(
-                    f"{func.id}() takes one argument, not {len(node.args)}",
-                    kind="arity",
-                    span=span,
-                )
-            return [node.args[0]]
-        if isinstance(func, ast.Attribute):
-            if _is_dunder(func.attr) or func.attr not in FUNCTIONS:
-                what = f"the method .{func.attr}()"
-                if func.attr in ("backward", "zero_grad"):
-                    what += " inside an expression"
-                raise _unsupported(node, span, what)
-            self._no_keywords(node, span)
-            if node.args:
-                raise GradstepError(
-                    f".{func.attr}() takes no arguments, not {len(node.args)}",
-                    kind="arity",
-                    span=span,
-                )
-            return [func.value]
-        raise _unsupported(node, span, "calling this expression")
+            self._name(node.func, where, called=True)
+            return [(child, where) for child in children]
+        return [(child, where) for child in (node.func, *children)]
 
-    def _no_keywords(self, node: ast.Call, span: Span) -> None:
+    def _comprehension(
+        self, node: ast.ListComp | ast.GeneratorExp, where: _Where
+    ) -> list[tuple[ast.AST, _Where]]:
+        targets = [g.target for g in node.generators]
+        names = frozenset(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        inner = _Where(_Visible(names, where.visible), where.function, where.loop, None, False)
+        children: list[tuple[ast.AST, _Where]] = []
+        for i, generator in enumerate(node.generators):
+            if generator.is_async:
+                raise refusal(self.span(node), "async code", "write plain loops")
+            self._target(generator.target, for_loop=True)
+            children.append((generator.iter, where if i == 0 else inner))
+            children.extend((condition, inner) for condition in generator.ifs)
+        return [(node.elt, inner), *children]
+
+    def _target(self, target: ast.expr, for_loop: bool = False) -> None:
+        """An assignment or loop target: names, tuples of them, attributes, list items."""
+        for n in ast.walk(target):
+            if isinstance(n, ast.Starred):
+                raise refusal(self.span(n), "starred unpacking", "unpack into names one by one")
+            if isinstance(n, ast.Name) and n.id.startswith("__"):
+                raise refusal(self.span(n), f"the dunder name {n.id}", "it is Python's internals")
+        allowed: tuple[type[ast.AST], ...] = (ast.Name, ast.Tuple, ast.List)
+        if not for_loop:
+            allowed += (ast.Attribute, ast.Subscript)
+        if not isinstance(target, allowed) or (
+            isinstance(target, ast.Tuple | ast.List)
+            and not all(isinstance(t, ast.Name | ast.Tuple | ast.List) for t in target.elts)
+        ):
+            raise refusal(self.span(target), "assigning to this", "assign to names")
+
+    def _statement(self, node: ast.stmt, where: _Where) -> list[tuple[ast.AST, _Where]]:
+        span = self.span(node)
+        nested = _Where(where.visible, where.function, where.loop, None, where.in_class)
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            if skipped(node, where.visible is None) or (skipped(node, False) and where.in_class):
+                return []  # the lecture's own Value, draw_dot and __repr__: never run
+            if node.decorator_list:
+                raise refusal(span, "a decorator", "call the function yourself")
+            if isinstance(node, ast.ClassDef):
+                return self._class(node, where)
+            return self._function(node, where, span)
+        if isinstance(node, ast.Return) and not where.function:
+            raise refusal(span, "return outside a function", "return from inside a def")
+        if isinstance(node, ast.Break | ast.Continue) and not where.loop:
+            raise refusal(
+                span, f"{type(node).__name__.lower()} outside a loop", "use it in a for loop"
+            )
+        if isinstance(node, ast.Assign):
+            if len(node.targets) != 1:
+                raise refusal(span, "chained assignment (a = b = ...)", "assign one name per line")
+            self._target(node.targets[0])
+        elif isinstance(node, ast.AugAssign):
+            self._target(node.target)
+            if not isinstance(node.op, OPERATORS):
+                self._operator(node, node.op)
+            target = node.target
+            if isinstance(target, ast.Name) and not self._resolves(target, where):
+                self.free.setdefault(target.id, (self.span(target), False))  # c += 1 reads c
+        elif isinstance(node, ast.For):
+            self._target(node.target, for_loop=True)
+            looping = _Where(where.visible, where.function, True, None, where.in_class)
+            body = [(s, looping) for s in node.body]
+            return [
+                (node.target, nested),
+                (node.iter, where),
+                *body,
+                *((s, nested) for s in node.orelse),
+            ]
+        elif isinstance(node, ast.If):
+            return [(node.test, where), *((s, nested) for s in (*node.body, *node.orelse))]
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            raise refusal(span, "from ... import *", "name what you import")
+        elif not isinstance(node, PLAIN_STATEMENTS):
+            raise refusal(span, type(node).__name__, "remove it")
+        return [
+            (child, where)
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.alias)
+        ]
+
+    def _function(
+        self, node: ast.FunctionDef, where: _Where, span: Span
+    ) -> list[tuple[ast.AST, _Where]]:
+        args = node.args
+        if node.name.startswith("__") and not (
+            where.in_class and node.name in ("__init__", "__call__")
+        ):
+            raise refusal(span, f"defining {node.name}", "a class may define __init__ and __call__")
+        refused = refused_parameters(args)
+        if refused:
+            raise refusal(span, *refused)
+        names = [a.arg for a in args.args]
+        if any(n.startswith("__") for n in names):
+            raise refusal(span, "a dunder parameter name", "name it without leading underscores")
+        outer = where.visible
+        while outer is not None and outer.is_class:  # methods do not see the class body
+            outer = outer.outer
+        inside = _Where(_Visible(frozenset(names) | _bound(node.body), outer), function=True)
+        return [*((d, where) for d in args.defaults), *((s, inside) for s in node.body)]
+
+    def _class(self, node: ast.ClassDef, where: _Where) -> list[tuple[ast.AST, _Where]]:
         if node.keywords:
-            kw = node.keywords[0]
-            raise _unsupported(kw, span, f"the keyword argument {kw.arg or '**'}=")
-
-
-def _operator(op: ast.AST) -> str:
-    symbols = {
-        ast.FloorDiv: "//",
-        ast.Mod: "%",
-        ast.MatMult: "@",
-        ast.BitAnd: "&",
-        ast.BitOr: "|",
-        ast.BitXor: "^",
-        ast.LShift: "<<",
-        ast.RShift: ">>",
-        ast.Not: "not",
-        ast.Invert: "~",
-    }
-    return symbols.get(type(op), type(op).__name__)
+            raise refusal(self.span(node), "class keywords (metaclass=...)", "remove them")
+        for item in node.body:
+            docstring = isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
+            if not (isinstance(item, ast.FunctionDef | ast.Assign | ast.Pass) or docstring):
+                raise refusal(
+                    self.span(item), "this statement in a class body", "move it into a method"
+                )
+        body = _Where(_Visible(frozenset(_bound(node.body)), where.visible, True), in_class=True)
+        return [*((b, where) for b in node.bases), *((s, body) for s in node.body)]

@@ -11,7 +11,7 @@ import re
 import threading
 import tokenize
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.errors import GradstepError, Span
 from engine.limits import MAX_DEPTH, MAX_OPERATORS, MAX_SOURCE_CHARS
@@ -19,12 +19,37 @@ from engine.limits import MAX_DEPTH, MAX_OPERATORS, MAX_SOURCE_CHARS
 _OPENING = frozenset("([{")
 _CLOSING = frozenset(")]}")
 _NOT_OPERATORS = frozenset("( ) [ ] { } , ; : = += -= *= /= **= //= %= @= &= |= ^= >>= <<=".split())
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Characters that reorder or hide text ("Trojan Source"): refused even inside comments.
 _INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 )
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's line breaks only, not str.splitlines()'s
+
+
+def spanner(lines: list[str]) -> Callable[[ast.AST], Span]:
+    """Spans of syntax-tree nodes, cached: 1-based, on the node's first line, in characters."""
+    ascii_lines = [line.isascii() for line in lines]
+    cache: dict[ast.AST, Span] = {}
+
+    def column(line: int, offset: int) -> int:
+        """ast gives UTF-8 byte offsets; spans count characters (the same in an ASCII line)."""
+        if ascii_lines[line - 1]:
+            return offset + 1
+        return len(lines[line - 1].encode()[:offset].decode(errors="replace")) + 1
+
+    def span(node: ast.AST) -> Span:
+        found = cache.get(node)
+        if found is None:
+            line = min(node.lineno, len(lines))  # type: ignore[attr-defined]
+            start = column(line, node.col_offset)  # type: ignore[attr-defined]
+            if node.end_lineno == node.lineno and node.end_col_offset is not None:  # type: ignore[attr-defined]
+                end = column(line, node.end_col_offset)  # type: ignore[attr-defined]
+            else:  # a span is one line: to the end of the first
+                end = len(lines[line - 1]) + 1
+            found = cache[node] = Span(line, start, max(end, start + 1))
+        return found
+
+    return span
 
 
 def check_values(values: Mapping[str, float]) -> dict[str, float]:
@@ -132,6 +157,32 @@ def read_tree(source: str) -> ast.Module:
         ) from None
     except ValueError:  # an integer literal with more digits than Python converts
         raise _too_many_digits(source) from None
+
+
+# A notebook's own commands (%matplotlib inline, !pip install ...): a line that starts with one
+# can never be Python, so it is blanked, keeping every other line where it was.
+_MAGIC = re.compile(r"^[ \t]*[%!].*$", re.MULTILINE)
+
+
+def read_program(source: str) -> tuple[ast.Module, list[str]]:
+    """The syntax tree of a program pasted from a notebook, and a note per command skipped."""
+    try:
+        return read_tree(source), []
+    except GradstepError as first:
+        commands = list(_MAGIC.finditer(source))
+        if first.kind != "syntax" or not commands:
+            raise
+        blanked = _MAGIC.sub(lambda m: " " * len(m.group()), source)
+        try:
+            tree = read_tree(blanked)
+        except GradstepError:
+            raise first from None
+    notes = [
+        f"line {source.count(chr(10), 0, m.start()) + 1}: {m.group().strip()} is a notebook "
+        "command: skipped"
+        for m in commands
+    ]
+    return tree, notes
 
 
 def _too_many_digits(source: str) -> GradstepError:

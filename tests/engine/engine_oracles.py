@@ -195,3 +195,26 @@ def try_build(tree: Tree, xs: Sequence[float]) -> Tree | None:
     except GradstepError:
         return None
     return fixed if abs(value) < 1e6 else None
+
+
+def torch_replay(root: Value) -> tuple[float, dict[Value, float]]:
+    """The graph under ``root`` rebuilt op by op in PyTorch float64 from its leaves' data: the
+    output's value and the gradient of every leaf that takes one (constants do not)."""
+    import torch
+
+    from engine.graph import topological_order
+
+    tensors: dict[Value, Any] = {}
+    for v in topological_order(root):
+        if v.op is None:
+            tensors[v] = torch.tensor(v.data, dtype=torch.float64, requires_grad=not v.constant)
+        else:
+            tensors[v] = torch_function(v.op.name)(*(tensors[p] for p in v.parents))
+    leaves = [v for v in tensors if v.op is None and not v.constant]
+    out = tensors[root]
+    if not leaves:
+        return out.item(), {}
+    grads = torch.autograd.grad(out, [tensors[v] for v in leaves], allow_unused=True)
+    return out.item(), {
+        v: 0.0 if g is None else g.item() for v, g in zip(leaves, grads, strict=True)
+    }

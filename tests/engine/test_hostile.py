@@ -54,7 +54,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("used before assigned", "b = a + 1\na = 2.0", "name", (1, 5, 6)),
     ("augmented unassigned", "c += 1", "name", (1, 1, 2)),
     ("unknown function", "y = foo(2.0)", "name", (1, 5, 8)),
-    ("builtin abs", "x = 2.0; y = abs(x)", "name", (1, 14, 17)),
+    ("abs of a value", "x = 2.0; y = abs(x)", "type", (1, 14, 20)),
     ("calling a value", "x = 2.0; y = (x)(x)", "name", (1, 15, 16)),
     ("assigning Value", "Value = 2.0", "name", (1, 1, 12)),
     # unsupported constructs
@@ -68,9 +68,9 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("relative import", "from . import x", "unsupported", (1, 1, 16)),
     ("subscript", "x = 2.0; y = x[0]", "unsupported", (1, 14, 18)),
     ("lambda", "y = lambda: 1", "unsupported", (1, 5, 14)),
-    ("list comprehension", "y = [i for i in range(3)]", "unsupported", (1, 5, 26)),
-    ("generator", "y = sum(i for i in range(9))", "name", (1, 5, 8)),
-    ("attribute data", "x = 2.0; y = x.data", "unsupported", (1, 14, 20)),
+    ("only a list of numbers", "y = [i for i in range(3)]", "type", (1, 5, 26)),
+    ("only a sum of numbers", "y = sum(i for i in range(9))", "type", (1, 5, 29)),
+    ("data of a plain number", "x = 2.0; y = x.data.data", "unsupported", (1, 14, 25)),
     ("attribute chain", "x = 2.0; y = x.exp.tanh()", "unsupported", (1, 14, 19)),
     ("string value", "x = 'hello'", "unsupported", (1, 5, 12)),
     ("f-string", "x = 2.0; y = f'{x}'", "unsupported", (1, 14, 20)),
@@ -82,17 +82,17 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("comparison", "x = 2.0; y = x < 3", "unsupported", (1, 14, 19)),
     ("conditional", "x = 2.0; y = x if x else x", "unsupported", (1, 14, 27)),
     ("if statement", "x=2.0\nif x: y = x", "unsupported", (2, 1, 12)),
-    ("for loop", "for i in range(3): pass", "unsupported", (1, 1, 24)),
+    ("loop over a value", "x = 2.0\nfor i in x: pass", "type", (2, 1, 17)),
     ("while loop", "while 1: pass", "unsupported", (1, 1, 14)),
-    ("function definition", "def f(x): return x", "unsupported", (1, 1, 19)),
-    ("class definition", "class A: pass", "unsupported", (1, 1, 14)),
-    ("unpacking", "x, y = 1.0, 2.0", "unsupported", (1, 1, 5)),
+    ("definitions only", "def f(x): return x\nclass A: pass", "syntax", (1, 1, 2)),
+    ("super", "class A:\n  def f(self): return super().f()\nA().f()", "name", (2, 23, 28)),
+    ("unpacking the wrong count", "x, y = 1.0, 2.0, 3.0", "arity", (1, 1, 21)),
     ("chained assignment", "x = y = 2.0", "unsupported", (1, 1, 12)),
     ("annotated assignment", "x: float = 2.0", "unsupported", (1, 1, 15)),
     ("walrus", "x = 2.0\ny = (z := x)", "unsupported", (2, 6, 12)),
     ("keyword argument", "x = 2.0; y = tanh(x=x)", "unsupported", (1, 14, 23)),
     ("Value keyword", "x = Value(2.0, grad=1)", "unsupported", (1, 5, 23)),
-    ("grad assignment", "x = 2.0\nx.grad = 1.0", "unsupported", (2, 1, 7)),
+    ("data of an op result", "x = 2.0\ny = x * 2\ny.data = 1.0", "unsupported", (3, 1, 13)),
     ("private method", "x = 2.0\nx._backward()", "unsupported", (2, 1, 14)),
     ("backward in expression", "x = 2.0; y = x.backward()", "unsupported", (1, 14, 26)),
     ("starred", "x = 2.0\ny = tanh(*x)", "unsupported", (2, 10, 12)),
@@ -101,6 +101,57 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("eval", "eval('1')", "name", (1, 1, 5)),
     ("exec", "exec('import os')", "name", (1, 1, 5)),
     ("open file", "open('/etc/passwd')", "name", (1, 1, 5)),
+    # constructs of Python that gradstep does not run, each refused with what works instead
+    ("try", "try:\n  x = 1.0\nexcept ValueError:\n  pass", "unsupported", (1, 1, 5)),
+    ("with", "with open('f') as f: pass", "unsupported", (1, 1, 26)),
+    ("global", "def f():\n  global x\n  x = 1.0", "unsupported", (2, 3, 11)),
+    ("import torch", "import torch", "unsupported", (1, 1, 13)),
+    ("relative import", "from .nn import MLP", "unsupported", (1, 1, 20)),
+    ("star import", "from micrograd.nn import *", "unsupported", (1, 1, 27)),
+    ("unknown micrograd name", "from micrograd.nn import Linear", "unsupported", (1, 1, 32)),
+    ("lecture _prev", "x = Value(2.0)\ny = x._prev", "unsupported", (2, 5, 12)),
+    ("lecture _op", "x = Value(2.0)\ny = x._op", "unsupported", (2, 5, 10)),
+    ("lecture _backward call", "x = Value(2.0)\nx._backward()", "unsupported", (2, 1, 14)),
+    ("dict", "x = {'a': 1.0}", "unsupported", (1, 5, 15)),
+    ("set", "x = {1.0}", "unsupported", (1, 5, 10)),
+    ("return outside a function", "x = 2.0\nreturn x", "unsupported", (2, 1, 9)),
+    ("break outside a loop", "x = 2.0\nbreak", "unsupported", (2, 1, 6)),
+    ("decorator", "@f\ndef g(): pass", "unsupported", (2, 1, 14)),
+    ("star parameter", "def f(*xs): return xs", "unsupported", (1, 1, 22)),
+    ("double-star argument", "def f(x): return x\nf(**{})", "unsupported", (2, 1, 8)),
+    ("dunder method", "class A:\n  def __add__(self, o): return o", "unsupported", (2, 3, 33)),
+    ("dunder main", "if __name__ == '__main__': pass", "unsupported", (1, 4, 12)),
+    ("inherit from a builtin", "class A(int): pass", "unsupported", (1, 1, 19)),
+    (
+        "numpy function not provided",
+        "import numpy as np\nx = np.arange(3)",
+        "unsupported",
+        (2, 5, 17),
+    ),
+    (
+        "make_blobs",
+        "from sklearn.datasets import make_blobs\nX, y = make_blobs()",
+        "unsupported",
+        (2, 8, 20),
+    ),
+    ("comparing values", "x = 2.0\ny = x if x > 1 else -x", "unsupported", (2, 10, 15)),
+    ("instance not callable", "class A: pass\na = A()\na(1)", "type", (3, 1, 5)),
+    (
+        "method argument count",
+        "class A:\n  def f(self, x): return x\nA().f(1, 2)",
+        "arity",
+        (3, 1, 12),
+    ),
+    ("unknown keyword", "def f(x): return x\nf(y=2.0)", "arity", (2, 1, 9)),
+    ("index out of range", "xs = [1.0]\ny = xs[3]", "domain", (2, 5, 10)),
+    ("list times a value", "x = 2.0\ny = [x] * x", "type", (2, 5, 12)),
+    ("string arithmetic", "x = 'a' + 'b'", "type", (1, 5, 14)),
+    (
+        "plt result used",
+        "import matplotlib.pyplot as plt\nx = 2.0\ny = plt.plot(x) * x",
+        "type",
+        (3, 5, 20),
+    ),
     # arity and type
     ("two arguments", "x = 1.0; y = tanh(x, x)", "arity", (1, 14, 24)),
     ("method argument", "x = 1.0\ny = x.tanh(2)", "arity", (2, 5, 14)),
@@ -212,6 +263,10 @@ TOKENS = [
     *"0 1 2.5 1e3 1e999 9 -".split(),
     *"+ - * / ** // % @ ( ) [ ] { } , . ; : = += -= *= /= ** < == not and".split(),
     *"tanh exp log relu sqrt .tanh() .backward() backward print( import from __class__".split(),
+    *"def class return range( in self. .data .grad .label= sum( zip( [0]* is None".split(),
+    "\n    ",
+    "import random\n",
+    "from micrograd.nn import MLP\n",
     "\n",
     " ",
     "\t",
@@ -268,10 +323,18 @@ def _frames() -> int:
     return n
 
 
-def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
-    """ast.parse recurses on the C stack with a budget tied to Python's recursion limit: called
-    with little stack left, a chain within MAX_OPERATORS overflows it; that is a limit error."""
-    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
+DEEP_CALLS = "def f(n):\n    return Value(1.0) if n == 0 else f(n - 1) * 1.0\ny = f(30)"
+
+
+@pytest.mark.parametrize(
+    ("source", "headroom"),
+    [("x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS), 120), (DEEP_CALLS, 150)],
+    ids=["ast.parse", "calls within MAX_CALL_DEPTH"],
+)
+def test_a_caller_deep_in_its_stack_still_gets_gradstep_error(source: str, headroom: int) -> None:
+    """ast.parse and the interpreter recurse with a budget tied to Python's recursion limit:
+    called with little stack left, a chain within MAX_OPERATORS or calls within
+    MAX_CALL_DEPTH overflow it; that is a located limit error, never RecursionError."""
 
     def at_depth(n: int) -> None:
         if n > 0:
@@ -280,5 +343,57 @@ def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
         with pytest.raises(GradstepError) as err:
             parse(source)
         assert err.value.kind == "limit"
+        assert err.value.span is not None
 
-    at_depth(sys.getrecursionlimit() - _frames() - 120)
+    at_depth(sys.getrecursionlimit() - _frames() - headroom)
+    assert parse(DEEP_CALLS).output.data == 1.0  # with the stack of a test, it runs
+
+
+# Random programs made of the language's pieces: they reach deep into the interpreter, and
+# still the only exception is GradstepError, located, and never the last-resort "cannot run".
+HEADER = """\
+import random
+import numpy as np
+from micrograd.nn import MLP
+x = 2.0
+xs = [1.0, 2.0, x]
+def f(a, b=1.0):
+    return a * b + a
+class N:
+    def __init__(self, n):
+        self.w = [Value(1.0) for _ in range(n)]
+    def __call__(self, v):
+        return sum(w * v for w in self.w)
+n = N(3)
+net = MLP(2, [3, 1])
+arr = np.array([[1.0, 2.0], [3.0, 4.0]])
+"""
+PIECES = [
+    *"y = x * 3|s = sum(xs)|s = sum(xs, x)|z = f(x)|z = f(x, b=s)|o = n(x)|o.backward()".split("|"),
+    *"draw_dot(o)|random.seed(1)|w = Value(random.uniform(-1, 1))|k = len(xs)|m = max(xs)".split(
+        "|"
+    ),
+    *"t = xs[1:]|t = xs[-1]|q = x if k > 1 else s|out = net([x, s])|net.zero_grad()".split("|"),
+    *"ps = net.parameters()|u = -x|v = x ** 2|v = 2 ** x|r = x / s|col = arr[:, 0]".split("|"),
+    *"bb = arr * 2 - 1|xs.append(x)|xs[0] = s|p0 = xs.pop()|g = (v for v in xs)|h = list(g)".split(
+        "|"
+    ),
+    *"bo = k > 1 and k < 5 or k == 3|x.label = 'xx'|x.grad = 0.0|dd = x.data|x = int(2.7)".split(
+        "|"
+    ),
+    *"x = x.exp().log()|x = exp(x) + tanh(x)|y = y // 2|y = 7 % 3|x = (0.5).tanh()".split("|"),
+    "for p in n.w:\n    p.data += -0.1 * p.grad",
+    "for i, v in enumerate(xs):\n    s = s + v\n    if i > 1:\n        break",
+    "if x.data > 1:\n    y = x.tanh()\nelse:\n    y = x.relu()",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12))
+def test_random_language_programs_only_raise_located_gradstep_errors(pieces: list[str]) -> None:
+    try:
+        trace(parse(HEADER + "\n".join(pieces)))
+    except GradstepError as e:
+        assert "cannot run this statement" not in e.message, e.message
+        assert e.span is not None or "values given" in e.message, e.message
+        assert e.span is None or 1 <= e.span.column < e.span.end_column

@@ -8,7 +8,8 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_parse import LECTURE_NEURON, MICROGRAD_README
+from lecture_programs import MICROGRAD_README
+from test_parse import LECTURE_NEURON
 
 from engine import GradstepError, Program, Trace, parse, trace
 from engine.graph import topological_order

@@ -1,0 +1,222 @@
+"""The functions a program can call without importing anything: Python's builtins that make
+sense on numbers, lists and values; gradstep's op functions (tanh(x) is x.tanh()); Value;
+draw_dot, which marks the output; and print, which is ignored (the trace shows every number)."""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.errors import GradstepError
+from engine.language.array import Array
+from engine.language.objects import Builtin, Ignored, Lazy, Site, bind_arguments, describe
+from engine.language.operators import is_number
+from engine.ops import FUNCTIONS
+from engine.value import Value
+
+if TYPE_CHECKING:
+    from engine.language.calls import Calls
+
+Args = list[object]
+Kwargs = dict[str, object]
+
+
+def one_argument(name: str, args: Args, kwargs: Kwargs) -> object:
+    if kwargs:
+        key = next(iter(kwargs))
+        raise GradstepError(f"{name}() takes no keyword arguments ({key}=)", kind="unsupported")
+    if len(args) != 1:
+        raise GradstepError(f"{name}() takes one argument, not {len(args)}", kind="arity")
+    return args[0]
+
+
+def as_float(x: object, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise GradstepError(f"{what} takes a number, not {describe(x)}", kind="type")
+    try:
+        return float(x)
+    except OverflowError:
+        raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
+
+
+def _value(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Value:
+    for key in kwargs:
+        if key != "label":
+            raise GradstepError(
+                f"the keyword argument {key}= is not supported: Value takes a number and label=",
+                kind="unsupported",
+            )
+    if len(args) != 1:
+        raise GradstepError(
+            f"Value takes one number, as in Value(2.0), not {len(args)} arguments", kind="arity"
+        )
+    if isinstance(args[0], Value):
+        raise GradstepError("Value() takes a number, not a value computed from others", "type")
+    label = kwargs.get("label")
+    if label is not None and not isinstance(label, str):
+        raise GradstepError("label= takes a string", kind="type")
+    v = m.recorder.leaf(as_float(args[0], "Value()"), site.span, site.scope.frame.record)
+    if label:  # micrograd's default label is ''
+        m.recorder.set_label(v, label)
+    return v
+
+
+def _draw_dot(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
+    x = one_argument("draw_dot", args, kwargs)
+    if not isinstance(x, Value):
+        raise GradstepError(f"draw_dot() takes a value, not {describe(x)}", kind="type")
+    m.recorder.draw(x)
+
+
+def _op_function(name: str) -> Builtin:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+        return m.unary(name, one_argument(name, args, kwargs), site.node, site.scope)
+
+    return Builtin(name, run)
+
+
+def _len(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
+    x = one_argument("len", args, kwargs)
+    if isinstance(x, list | tuple | range | Array | str):
+        return len(x)
+    raise GradstepError(
+        f"len() takes a list, a tuple, a range or an array, not {describe(x)}", "type"
+    )
+
+
+def _sum(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+    items, total = bind_arguments("sum", ("iterable", "start"), {"start": 0}, args, kwargs)
+    for item in m.items(items, "sum()"):
+        total = m.arith(ast.Add, total, item, site.scope, site.node)
+    return total
+
+
+def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
+        if kwargs:
+            raise GradstepError(f"{name}() takes no keyword arguments here", "unsupported")
+        items = list(m.items(args[0], f"{name}()")) if len(args) == 1 else args
+        if not items:
+            raise GradstepError(f"{name}() of nothing: it needs at least one number")
+        for x in items:
+            if not is_number(x):
+                hint = ": compare their .data" if isinstance(x, Value) else ""
+                raise GradstepError(
+                    f"{name}() compares plain numbers, not {describe(x)}{hint}", "type"
+                )
+        return pick(items)  # type: ignore[arg-type]
+
+    return Builtin(name, run)
+
+
+def _abs(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+    x = one_argument("abs", args, kwargs)
+    if is_number(x):
+        return abs(x)  # type: ignore[arg-type]
+    raise GradstepError(
+        f"abs() takes a plain number, not {describe(x)} (gradstep has no abs op: "
+        "x.relu() + (-x).relu() is |x|)",
+        kind="type",
+    )
+
+
+def _range(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> range:
+    if kwargs or not 1 <= len(args) <= 3:
+        raise GradstepError(
+            "range() takes 1 to 3 whole numbers: range(n), range(a, b, step)", "arity"
+        )
+    ints = [x for x in args if isinstance(x, int)]
+    if len(ints) < len(args):
+        found = ", ".join(describe(x) for x in args if not isinstance(x, int))
+        raise GradstepError(f"range() takes whole numbers, not {found}", kind="type")
+    if len(ints) == 3 and ints[2] == 0:
+        raise GradstepError("range() with a step of 0 would never end")
+    numbers = range(*ints)
+    try:
+        len(numbers)  # more numbers than a C size: len() would fail later, anywhere
+    except OverflowError:
+        raise GradstepError(
+            "this range is too long to count: no loop could walk it", "limit"
+        ) from None
+    return numbers
+
+
+def _zip(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+    if kwargs:
+        raise GradstepError("zip() takes no keyword arguments here", "unsupported")
+    return Lazy("zip", zip(*(m.items(x, "zip()") for x in args), strict=False))
+
+
+def _enumerate(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+    items, start = bind_arguments("enumerate", ("iterable", "start"), {"start": 0}, args, kwargs)
+    if not isinstance(start, int):
+        raise GradstepError("enumerate()'s start is a whole number", kind="type")
+    return Lazy("enumerate", enumerate(m.items(items, "enumerate()"), start))
+
+
+def _map(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+    if kwargs or len(args) < 2:
+        raise GradstepError("map() takes a function and at least one list", kind="arity")
+    f, columns = args[0], [m.items(x, "map()") for x in args[1:]]
+    return Lazy("map", (m.call(f, list(xs), {}, site) for xs in zip(*columns, strict=False)))
+
+
+def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
+    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+        if kwargs or len(args) > 1:
+            raise GradstepError(f"{name}() takes one list or iterator", kind="arity")
+        return make(m.collect(args[0] if args else (), f"{name}()"))
+
+    return Builtin(name, run)
+
+
+def _plain(name: str, x: object) -> float:
+    if isinstance(x, Value):
+        raise GradstepError(f"{name}() of a value: use its number, x.data", kind="type")
+    if not is_number(x):
+        raise GradstepError(f"{name}() takes a plain number, not {describe(x)}", kind="type")
+    return x  # type: ignore[return-value]
+
+
+def _float(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
+    (x,) = bind_arguments("float", ("x",), {"x": 0.0}, args, kwargs)
+    return as_float(_plain("float", x), "float()")
+
+
+def _int(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
+    (x,) = bind_arguments("int", ("x",), {"x": 0}, args, kwargs)
+    x = _plain("int", x)
+    return int(x) if isinstance(x, int) else math.trunc(x)
+
+
+def _round(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+    x, digits = bind_arguments("round", ("number", "ndigits"), {"ndigits": None}, args, kwargs)
+    if not is_number(x) or not (digits is None or isinstance(digits, int)):
+        raise GradstepError("round() takes a plain number and a whole number of digits", "type")
+    if digits is not None and abs(digits) > 400:  # round(x, -10**18) would build 10**10**18
+        raise GradstepError("round() keeps at most 400 digits either side of the point", "domain")
+    return round(x, digits)  # type: ignore[call-overload]
+
+
+BUILTINS: dict[str, object] = {
+    "Value": Builtin("Value", _value),
+    **{name: _op_function(name) for name in FUNCTIONS},
+    "len": Builtin("len", _len),
+    "sum": Builtin("sum", _sum),
+    "min": _extreme("min", min),
+    "max": _extreme("max", max),
+    "abs": Builtin("abs", _abs),
+    "range": Builtin("range", _range),
+    "zip": Builtin("zip", _zip),
+    "enumerate": Builtin("enumerate", _enumerate),
+    "map": Builtin("map", _map),
+    "list": _collector("list", list),
+    "tuple": _collector("tuple", tuple),
+    "float": Builtin("float", _float),
+    "int": Builtin("int", _int),
+    "round": Builtin("round", _round),
+    "print": Ignored("print"),
+    "draw_dot": Builtin("draw_dot", _draw_dot),
+}

@@ -1,0 +1,194 @@
+"""Attributes: the only way from one object of a program to another. Each kind of object has
+its own short list (a Value's data, grad, label and methods; an instance's own attributes and
+its class's methods; a module's names; a list's methods); nothing else is reachable."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.errors import GradstepError, Span
+from engine.language.array import Array
+from engine.language.builtins import as_float
+from engine.language.objects import (
+    BoundMethod,
+    Builtin,
+    Class,
+    Function,
+    Ignored,
+    Instance,
+    Module,
+    NotProvided,
+    Site,
+    ValueMethod,
+    bind_arguments,
+    describe,
+)
+from engine.language.recorder import Recorder
+from engine.language.scopes import MISSING, Scope
+from engine.ops import FUNCTIONS
+from engine.value import Value
+
+if TYPE_CHECKING:
+    from engine.language.calls import Calls
+
+VALUE_METHODS = (*FUNCTIONS, "backward", "zero_grad")
+_MICROGRAD_INSIDES = {
+    "_prev": "its operands",
+    "_children": "its operands",
+    "_op": "the op that made it",
+    "_backward": "its step of the backward pass",
+}
+
+
+def attribute(
+    obj: object, name: str, node: ast.Attribute, scope: Scope, call: ast.Call | None = None
+) -> object:
+    """``obj.name``; ``call``: the call it is the function of, where a refusal points."""
+    where = scope.frame.where
+    found: object = MISSING
+    if name.startswith("__"):
+        found = MISSING  # Python's internals: never looked up, whatever the object
+    elif type(obj) is Value:
+        found = _value_attribute(obj, name)
+    elif type(obj) is Instance:
+        found = obj.attrs.get(name, MISSING)
+        if found is MISSING:
+            found = obj.cls.lookup(name)
+            if type(found) is Function:
+                found = BoundMethod(obj, found)
+    elif type(obj) is Class:
+        found = obj.lookup(name)
+    elif type(obj) is Module:
+        found = obj.attribute(name)
+    elif type(obj) is Ignored:
+        return Ignored(f"{obj.name}.{name}")
+    elif type(obj) is NotProvided:
+        raise obj.error().at(where(node))
+    elif type(obj) is list:
+        found = _list_method(obj, name)
+    elif type(obj) is Array and name == "shape":
+        return obj.shape
+    elif isinstance(obj, int | float) and not isinstance(obj, bool) and name in FUNCTIONS:
+        return ValueMethod(obj, name)  # (0.5).tanh() is tanh(0.5), a number, as it always was
+    if found is not MISSING:
+        return found
+    if isinstance(obj, Function | BoundMethod | Builtin | ValueMethod):
+        text = _text(node.value, scope)
+        raise GradstepError(
+            f"{text} is a method: call it first, as in {text}().{name}",
+            kind="unsupported",
+            span=where(node.value),
+        )
+    kind = "name" if isinstance(obj, Instance | Class | Module) else "unsupported"  # a typo?
+    raise GradstepError(_no_attribute(obj, name), kind, where(call or node))
+
+
+def _value_attribute(v: Value, name: str) -> object:
+    if name == "data":
+        return v.data
+    if name == "grad":
+        return v.grad
+    if name == "label":
+        return v.label or ""
+    if name in VALUE_METHODS:
+        return ValueMethod(v, name)
+    return MISSING
+
+
+def _no_attribute(obj: object, name: str) -> str:
+    if isinstance(obj, Value):
+        if name in _MICROGRAD_INSIDES:
+            return (
+                f".{name} is micrograd's inside of a value ({_MICROGRAD_INSIDES[name]}): "
+                f"gradstep builds, draws and walks the graph itself, so a value has no .{name}"
+            )
+        methods = ", ".join(f"{m}()" for m in VALUE_METHODS)
+        return f"a value has no .{name}: it has .data, .grad, .label and the methods {methods}"
+    if name.startswith("__"):
+        return f"the attribute .{name} is not supported: it is Python's internals"
+    if isinstance(obj, int | float) and name in ("data", "grad"):
+        return f"a plain number has no .{name}: only values (Value(2.0)) have .data and .grad"
+    if isinstance(obj, Instance | Class | Module):
+        return f"{describe(obj)} has no attribute .{name}"
+    return f"the attribute .{name} of {describe(obj)} is not supported"
+
+
+def _text(node: ast.AST, scope: Scope) -> str:
+    """The source text of ``node`` (in the prelude, whose text the user never sees: "this")."""
+    if scope.frame.anchor is not None:
+        return "this"
+    span = scope.frame.where(node)
+    return scope.frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
+
+
+def set_attribute(
+    recorder: Recorder, obj: object, name: str, value: object, statement: Span
+) -> None:
+    """``obj.name = value``: a value's .data (a gradient step), .grad or .label, or an
+    attribute of an instance (which names a value stored there: self.b, self.w[0])."""
+    if type(obj) is Value and not name.startswith("__"):
+        if name == "data":
+            recorder.set_data(obj, as_float(value, ".data ="), statement)
+        elif name == "grad":
+            obj.grad = as_float(value, ".grad =")
+        elif name == "label":
+            if not isinstance(value, str):
+                raise GradstepError(f"a label is a string, not {describe(value)}", kind="type")
+            recorder.set_label(obj, value)
+        else:
+            raise GradstepError(
+                f"a value's .data, .grad and .label can be set, not .{name}", kind="unsupported"
+            )
+    elif type(obj) is Instance and not name.startswith("__"):
+        obj.attrs[name] = value
+        recorder.name_attribute(value, name)
+    else:
+        raise GradstepError(
+            f"attributes of {describe(obj)} cannot be set: set those of your own objects "
+            "(self.w = ...) and of values (.data, .grad, .label)",
+            kind="unsupported",
+        )
+
+
+def _list_method(items: list[object], name: str) -> object:
+    """A list's append, extend, pop or copy, bound to ``items`` (sizes checked first)."""
+    if name not in _LIST_METHODS:
+        return MISSING
+    params, defaults, f = _LIST_METHODS[name]
+
+    def run(m: Calls, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+        return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
+
+    return Builtin(f"list.{name}", run)
+
+
+def _append(m: Calls, items: list[object], x: object) -> None:
+    m.budget.size(len(items) + 1)
+    items.append(x)
+
+
+def _extend(m: Calls, items: list[object], more: object) -> None:
+    added = m.collect(more, "extend()")
+    m.budget.size(len(items) + len(added))
+    items.extend(added)
+
+
+def _pop(m: Calls, items: list[object], i: object) -> object:
+    if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
+        raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
+    return items.pop(i)
+
+
+def _copy(m: Calls, items: list[object]) -> list[object]:
+    m.budget.bulk(len(items))
+    return list(items)
+
+
+_LIST_METHODS: dict[str, tuple[tuple[str, ...], dict[str, object], Callable[..., object]]] = {
+    "append": (("x",), {}, _append),
+    "extend": (("iterable",), {}, _extend),
+    "pop": (("index",), {"index": -1}, _pop),
+    "copy": ((), {}, _copy),
+}

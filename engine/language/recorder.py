@@ -1,0 +1,190 @@
+"""The graph side of running a program: every value is made here, so that each is counted
+against the budget and noted with where it was made, in which call, and under which name; and
+the events that pick the output (backward(), draw_dot()) and the gradient steps after it."""
+
+from __future__ import annotations
+
+import math
+
+from engine.errors import GradstepError, Span
+from engine.graph import backward, topological_order
+from engine.language.budget import Budget
+from engine.language.program import Call, Update
+from engine.language.scopes import CallRecord, Frame
+from engine.ops import OPS
+from engine.value import Value, apply, constant
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+class Recorder:
+    def __init__(self, budget: Budget, given: dict[str, float]) -> None:
+        self.budget = budget
+        self.given = given
+        self.spans: dict[Value, Span] = {}
+        self.call_of: dict[Value, int] = {}
+        self.calls: list[Call] = []
+        self.named: dict[Value, str] = {}  # the first variable or attribute a value was bound to
+        self.user_labels: dict[Value, str] = {}  # label= and x.label = ...
+        self.inputs: dict[str, Value] = {}
+        self.events: list[tuple[str, Value]] = []  # ("backward" | "draw", value), in order
+        self.changes: list[tuple[int, Update]] = []  # .data changes, after how many events
+        self.last_serial = -1  # the newest value
+        self.last_op_serial = -1  # the newest op result: leaves made after it are unused
+        self.statement_start = -1  # the newest value before the current top-level statement
+
+    # Making values ----------------------------------------------------------------------
+
+    def _made(self, v: Value, span: Span, record: CallRecord | None) -> Value:
+        self.spans[v] = span
+        self.last_serial = v.serial
+        if record is not None:
+            self.call_of[v] = self._number(record)
+        return v
+
+    def leaf(self, x: float, span: Span, record: CallRecord | None) -> Value:
+        self._count(span)
+        return self._made(Value(x), span, record)
+
+    def constant(self, x: float, span: Span, record: CallRecord | None) -> Value:
+        self._count(span)
+        return self._made(constant(x), span, record)
+
+    def op(
+        self, name: str, operands: tuple[Value, ...], span: Span, rec: CallRecord | None
+    ) -> Value:
+        self._count(span)
+        try:
+            v = apply(OPS[name], operands)
+        except GradstepError as e:
+            raise e.at(span) from None
+        self.last_op_serial = v.serial
+        return self._made(v, span, rec)
+
+    def _count(self, span: Span) -> None:
+        try:
+            self.budget.value()
+        except GradstepError as e:
+            raise e.at(span) from None
+
+    def _number(self, record: CallRecord) -> int:
+        """The record's Call id, numbering it and its unnumbered callers, outermost first."""
+        if record.id is not None:
+            return record.id
+        chain = []
+        current: CallRecord | None = record
+        while current is not None and current.id is None:
+            chain.append(current)
+            current = current.parent
+        for r in reversed(chain):
+            r.id = len(self.calls)
+            parent = r.parent.id if r.parent is not None else None
+            self.calls.append(Call(r.id, parent, r.name, r.span))
+        assert record.id is not None
+        return record.id
+
+    # Names ------------------------------------------------------------------------------
+
+    def name(self, v: Value, name: str, frame: Frame) -> None:
+        """``name = v``: the value's name if it has none yet (c, c₁, c₂ when a name is reused);
+        at the top level a leaf made by this statement and not yet used becomes an input."""
+        if v.constant or v in self.named:
+            return
+        n = frame.counters.get(name, 0)
+        frame.counters[name] = n + 1
+        label = name if n == 0 else f"{name}{str(n).translate(SUBSCRIPTS)}"
+        self.named[v] = label
+        if not frame.top:
+            return
+        if v not in self.user_labels:
+            v.label = label
+        fresh = v.serial > max(self.statement_start, self.last_op_serial)
+        if v.op is None and fresh:
+            self.add_input(v, self.user_labels.get(v, label))
+
+    def add_input(self, v: Value, key: str) -> None:
+        base, n = key, 0
+        while key in self.inputs:
+            n += 1
+            key = f"{base}{str(n).translate(SUBSCRIPTS)}"
+        self.inputs[key] = v
+        if key in self.given:
+            v.data = self.given[key]
+
+    def name_attribute(self, stored: object, attr: str) -> None:
+        """``obj.attr = stored``: a value, or the values of a list or tuple (w[0], w[1], ...)."""
+        if isinstance(stored, Value):
+            if not stored.constant:
+                self.named.setdefault(stored, attr)
+        elif isinstance(stored, list | tuple) and attr.count("[") < 2:
+            self.budget.bulk(len(stored))
+            for i, item in enumerate(stored):
+                self.name_attribute(item, f"{attr}[{i}]")
+
+    def set_label(self, v: Value, text: str) -> None:
+        self.user_labels[v] = text
+        v.label = text
+
+    def labels(self) -> dict[Value, str]:
+        named = {**self.named, **self.user_labels}
+        return {v: named[v] for v in sorted(named, key=_serial)}
+
+    # Events -----------------------------------------------------------------------------
+
+    def backward(self, v: Value) -> None:
+        try:
+            order = backward(v)
+        except GradstepError as e:
+            raise e.at(self._undefined_at(v)) from None
+        self.budget.bulk(len(order))
+        self.events.append(("backward", v))
+
+    def zero_grad(self, v: Value) -> None:
+        order = topological_order(v)
+        self.budget.bulk(len(order))
+        for node in order:
+            node.grad = 0.0
+
+    def draw(self, v: Value) -> None:
+        self.events.append(("draw", v))
+
+    def _undefined_at(self, root: Value) -> Span | None:
+        """The span of the first op, in backward order, whose gradient was not finite."""
+        for node in reversed(topological_order(root)):
+            if math.isfinite(node.grad) and not all(
+                math.isfinite(local * node.grad) for local in node.locals
+            ):
+                return self.spans.get(node)
+        return None
+
+    def set_data(self, v: Value, x: float, span: Span) -> None:
+        if v.op is not None or v.constant:
+            what = "a constant" if v.constant else "computed by an op from its operands"
+            raise GradstepError(
+                f"only a leaf's .data can be changed; this value is {what} "
+                "(change the leaves it comes from)",
+                kind="unsupported",
+                span=span,
+            )
+        before, v.data = v.data, x
+        self.changes.append((len(self.events), Update(v, before, x, span)))
+
+    def output(self) -> Value | None:
+        return self.events[-1][1] if self.events else None
+
+    def updates(self, output: Value) -> tuple[Update, ...]:
+        """The .data changes after the output's last backward(), undone so that the graph's
+        numbers stay those of its forward pass."""
+        passes = [
+            i for i, (kind, v) in enumerate(self.events) if kind == "backward" and v is output
+        ]
+        if not passes:
+            return ()
+        updates = tuple(u for seen, u in self.changes if seen > passes[-1])
+        for u in reversed(updates):
+            u.value.data = u.before
+        return updates
+
+
+def _serial(v: Value) -> int:
+    return v.serial

@@ -1,0 +1,192 @@
+"""The modules a program can import: random and numpy's np.random (seeded, DEFAULT_SEED unless
+the program seeds them, so the same program always builds the same graph), math on plain
+numbers, sklearn.datasets.make_moons (engine.datasets.moons as arrays), matplotlib.pyplot and
+graphviz (every call ignored, as print is) and micrograd (Value, and nn from the prelude)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine import datasets
+from engine.errors import GradstepError, Span
+from engine.language.array import Array, from_lists
+from engine.language.builtins import BUILTINS, as_float
+from engine.language.objects import Builtin, Ignored, Module, Site, bind_arguments, describe
+from engine.language.prelude import EXPORTS
+from engine.limits import DEFAULT_SEED
+from engine.value import Value
+
+if TYPE_CHECKING:
+    from engine.language.calls import Calls
+    from engine.language.interpreter import Interpreter
+
+Args = list[object]
+Kwargs = dict[str, object]
+MODULES = (
+    "random, math, numpy (np.random.seed, np.array), matplotlib.pyplot (ignored), "
+    "sklearn.datasets (make_moons), graphviz (ignored) and micrograd (engine.Value, nn)"
+)
+
+
+def _seed(x: object) -> int | float:
+    if x is None:
+        return DEFAULT_SEED
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise GradstepError(f"a seed is a number, not {describe(x)}", kind="type")
+    return x
+
+
+def _random_module(rng: random.Random) -> Module:
+    def fn(name: str, params: tuple[str, ...], defaults: Kwargs, f: Callable[..., object]) -> None:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+            values = bind_arguments(f"random.{name}", params, defaults, args, kwargs)
+            out = f(*values)
+            if isinstance(out, float) and not math.isfinite(out):  # uniform(-1e308, 1e308)
+                raise GradstepError(f"random.{name} gave {out}: use smaller numbers", "overflow")
+            return out
+
+        attrs[name] = Builtin(f"random.{name}", run)
+
+    def number(x: object) -> float:
+        return as_float(x, "random")
+
+    def seq(x: object) -> list[object] | tuple[object, ...] | range:
+        if not isinstance(x, list | tuple | range) or not x:
+            raise GradstepError(f"this needs a list that is not empty, not {describe(x)}", "type")
+        return x
+
+    attrs: dict[str, object] = {}
+    fn("seed", ("a",), {"a": None}, lambda a: rng.seed(_seed(a)))
+    fn("random", (), {}, rng.random)
+    fn("uniform", ("a", "b"), {}, lambda a, b: rng.uniform(number(a), number(b)))
+    fn(
+        "gauss",
+        ("mu", "sigma"),
+        {"mu": 0.0, "sigma": 1.0},
+        lambda a, b: rng.gauss(number(a), number(b)),
+    )
+    fn("randint", ("a", "b"), {}, lambda a, b: rng.randint(int(number(a)), int(number(b))))
+    fn("choice", ("seq",), {}, lambda s: rng.choice(seq(s)))
+    return Module(
+        "random", attrs, "gradstep's random has seed, random, uniform, gauss, randint and choice"
+    )
+
+
+def _math_module() -> Module:
+    def fn(name: str, f: Callable[[float], float]) -> Builtin:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+            (x,) = bind_arguments(f"math.{name}", ("x",), {}, args, kwargs)
+            if isinstance(x, Value):
+                hint = f": for a value write x.{name}()" if hasattr(Value, name) else ""
+                raise GradstepError(f"math.{name}() takes a plain number{hint}", kind="type")
+            try:
+                return f(as_float(x, f"math.{name}()"))
+            except ValueError:
+                raise GradstepError(f"math.{name}({x!r}) is undefined", kind="domain") from None
+            except OverflowError:
+                raise GradstepError(f"math.{name}({x!r}) overflows", kind="overflow") from None
+
+        return Builtin(f"math.{name}", run)
+
+    functions: dict[str, Callable[[float], float]] = {
+        "exp": math.exp, "log": math.log, "sqrt": math.sqrt, "tanh": math.tanh,
+        "sin": math.sin, "cos": math.cos, "fabs": math.fabs, "floor": math.floor,
+        "ceil": math.ceil, "log2": math.log2, "log10": math.log10,
+    }  # fmt: skip
+    attrs: dict[str, object] = {"pi": math.pi, "e": math.e, "tau": math.tau}
+    attrs.update({name: fn(name, f) for name, f in functions.items()})
+    return Module("math", attrs, "gradstep's math has " + ", ".join(attrs))
+
+
+class Runtime:
+    """The modules of one run: each made once, when first imported, with its own state."""
+
+    def __init__(self, machine: Interpreter) -> None:
+        self.machine = machine
+        self.rng = random.Random(DEFAULT_SEED)
+        self.np_rng = random.Random(DEFAULT_SEED)
+        self.modules: dict[str, Module | Ignored] = {}
+
+    def module(self, name: str, span: Span) -> Module | Ignored:
+        found = self.modules.get(name)
+        if found is None:
+            make = self._makers().get(name)
+            if make is None:
+                raise GradstepError(
+                    f"import {name} is not supported: gradstep provides {MODULES}",
+                    kind="unsupported",
+                    span=span,
+                )
+            found = self.modules[name] = make(span)
+        return found
+
+    def _makers(self) -> dict[str, Callable[[Span], Module | Ignored]]:
+        moons = Builtin("make_moons", self._make_moons)
+        return {
+            "random": lambda _: _random_module(self.rng),
+            "math": lambda _: _math_module(),
+            "numpy": lambda s: self._package("numpy", ("random",), s, {"array": _np_array}),
+            "numpy.random": lambda _: Module("numpy.random", {"seed": self._np_seed()}, _NUMPY),
+            "matplotlib": lambda _: Module("matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}),
+            "matplotlib.pyplot": lambda _: Ignored("matplotlib.pyplot"),
+            "graphviz": lambda _: Module("graphviz", {"Digraph": Ignored("Digraph")}),
+            "sklearn": lambda s: self._package("sklearn", ("datasets",), s),
+            "sklearn.datasets": lambda _: Module(
+                "sklearn.datasets", {"make_moons": moons}, _SKLEARN
+            ),
+            "micrograd": lambda s: self._package("micrograd", ("engine", "nn"), s),
+            "micrograd.engine": lambda _: Module("micrograd.engine", {"Value": BUILTINS["Value"]}),
+            "micrograd.nn": self._micrograd_nn,
+        }
+
+    def _package(
+        self, name: str, parts: tuple[str, ...], span: Span, more: dict[str, object] | None = None
+    ) -> Module:
+        attrs = {part: self.module(f"{name}.{part}", span) for part in parts}
+        return Module(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
+
+    def _micrograd_nn(self, span: Span) -> Module:
+        names = self.machine.run_prelude(span)
+        return Module("micrograd.nn", {name: names[name] for name in EXPORTS})
+
+    def _np_seed(self) -> Builtin:
+        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
+            (seed,) = bind_arguments("np.random.seed", ("seed",), {"seed": None}, args, kwargs)
+            self.np_rng.seed(_seed(seed))
+
+        return Builtin("np.random.seed", run)
+
+    def _make_moons(self, m: Calls, args: Args, kwargs: Kwargs, site: Site) -> tuple[Array, Array]:
+        params = ("n_samples", "shuffle", "noise", "random_state")
+        defaults: Kwargs = {"n_samples": 100, "shuffle": True, "noise": None, "random_state": None}
+        n, shuffle, noise, state = bind_arguments("make_moons", params, defaults, args, kwargs)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 2:
+            raise GradstepError(f"n_samples is a whole number >= 2, not {n!r}", kind="type")
+        m.budget.size(n, "this dataset")
+        m.budget.bulk(n)
+        if shuffle is not True:
+            raise GradstepError("gradstep's make_moons always shuffles", kind="unsupported")
+        spread = 0.0 if noise is None else as_float(noise, "noise=")
+        if not 0.0 <= spread <= 1e6:
+            raise GradstepError(f"noise is a number from 0 to 1e6, not {noise!r}", "domain")
+        seed = self.np_rng.randrange(2**32) if state is None else _seed(state)
+        X, y = datasets.moons(n, spread, int(seed))
+        return from_lists(X), Array(list(y))
+
+
+_NUMPY = "gradstep's numpy has np.array and np.random.seed (the arrays of make_moons)"
+_SKLEARN = "gradstep's sklearn.datasets has make_moons"
+
+
+def _np_array_run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Array:
+    (data,) = bind_arguments("np.array", ("object",), {}, args, kwargs)
+    array = from_lists(data)
+    m.budget.size(len(array), "this array")
+    m.budget.bulk(len(array))
+    return array
+
+
+_np_array = Builtin("np.array", _np_array_run)
