@@ -15,6 +15,7 @@ from engine.errors import GradstepError
 from engine.ops import Op
 
 _grad = attrgetter("grad")
+_serial = attrgetter("serial")
 
 
 class Node(Protocol):
@@ -22,6 +23,7 @@ class Node(Protocol):
 
     grad: float
     data: float
+    serial: int  # creation order
 
     @property
     def op(self) -> Op | None: ...
@@ -35,27 +37,18 @@ N = TypeVar("N", bound=Node)
 
 
 def topological_order(root: N) -> list[N]:
-    """Every value ``root`` depends on, each after its operands; no recursion, any depth.
-
-    The order is that of a recursive depth-first walk visiting operands left to right. A node
-    is pushed once to be entered and popped again, after all its operands, to be placed; a graph
-    has no cycles, so a node already entered but not yet placed is never met as an operand.
-    """
-    order: list[N] = []
-    entered: set[N] = set()
-    placed: set[N] = set()
+    """Every value ``root`` depends on, in the order they were created: each after its
+    operands (it was made from them), the program's lines in the order the student wrote them,
+    and every call's values in one unbroken run (so a folded call is one run of steps).
+    No recursion, any depth."""
+    seen = {root}
     stack = [root]
     while stack:
-        node = stack.pop()
-        if node in entered:
-            if node not in placed:
-                placed.add(node)
-                order.append(node)
-            continue
-        entered.add(node)
-        stack.append(node)
-        stack.extend(reversed(node.parents))  # type: ignore[arg-type]
-    return order
+        for parent in stack.pop().parents:
+            if parent not in seen:
+                seen.add(parent)  # type: ignore[arg-type]
+                stack.append(parent)  # type: ignore[arg-type]
+    return sorted(seen, key=_serial)
 
 
 def backward(root: N) -> list[N]:

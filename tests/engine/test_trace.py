@@ -199,7 +199,7 @@ def test_names_after_a_rebinding_are_the_graphs_not_the_sources() -> None:
 
 def test_numerical_check_beside_autograd_for_every_input() -> None:
     t = trace(parse(LECTURE_NEURON))
-    assert [c.name for c in t.inputs] == ["x1", "w1", "x2", "w2", "b"]
+    assert [c.name for c in t.inputs] == ["x1", "x2", "w1", "w2", "b"]  # as the program has them
     for check in t.inputs:
         assert not check.skipped
         assert check.numeric == pytest.approx(check.grad, abs=1e-6)
