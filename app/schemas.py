@@ -63,7 +63,6 @@ class NodeOut(Strict):
     data: float
     grad: float | None
     span: SpanOut | None
-    topo: int
     formula: str
     computed_at: int
     grad_from: int
@@ -71,6 +70,7 @@ class NodeOut(Strict):
     bin: int
     grad_sum: list[Part]
     uses: str
+    call: int | None
 
 
 class EdgeOut(Strict):
@@ -118,6 +118,19 @@ class InputCheckOut(Strict):
     skipped: bool
 
 
+class CallInfoOut(Strict):
+    id: int
+    parent: int | None
+    title: str
+    span: SpanOut
+    first: int
+    last: int
+    outputs: list[int]
+    inputs: list[int]
+    forward: list[Part]
+    backward: list[list[Part]]
+
+
 class TraceOut(Strict):
     output: int
     nodes: list[NodeOut]
@@ -125,6 +138,7 @@ class TraceOut(Strict):
     forward: list[ForwardStepOut]
     backward: list[BackwardStepOut]
     inputs: list[InputCheckOut]
+    calls: list[CallInfoOut]
 
 
 class Timings(Strict):

@@ -110,10 +110,10 @@ def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Part
         last = m.end()
     if last < len(template):
         parts.append(template[last:])
-    return _joined(parts)
+    return joined(parts)
 
 
-def _joined(parts: Sequence[Part]) -> Parts:
+def joined(parts: Sequence[Part]) -> Parts:
     """Adjacent texts merged: fewer, longer parts."""
     out: list[Part] = []
     for p in parts:
@@ -149,7 +149,7 @@ def forward_text(r: Result) -> Parts:
     lead = "" if r.name == expression(r) else f"{r.name} = "
     names = _fill(template, r, numbers=False, markers=False)
     values = _fill(template, r, numbers=True)
-    return _joined([lead, *names, " = ", *values, " = ", r.data])
+    return joined([lead, *names, " = ", *values, " = ", r.data])
 
 
 def _tight(expr: str) -> str:
@@ -208,12 +208,12 @@ def contribution_text(
         value = ["= ", *numbers]
         if not (len(numbers) == 1 and isinstance(numbers[0], tuple)):
             value += [" = ", local]
-    product = _joined(["= ", (local,), " × ", (upstream,), " = ", local * upstream])
+    product = joined(["= ", (local,), " × ", (upstream,), " = ", local * upstream])
     name = grad_of(operand.name)
     return ContributionText(
         sum=(f"{name} += {d} · {grad_of(r.name)}",),
-        rule=_joined(rule),
-        value=_joined(value),
+        rule=joined(rule),
+        value=joined(value),
         product=product,
         change=(f"{name}: ", before, " → ", after),
     )
@@ -263,7 +263,7 @@ def grad_sum(name: str, uses: Sequence[Use], grad: float) -> Parts:
             parts += [" + " if k else "", (u.contribution,)]
         parts.append(" = ")
     parts.append(grad)
-    return _joined(parts)
+    return joined(parts)
 
 
 def output_sum(name: str) -> Parts:

@@ -80,7 +80,7 @@ export function inspectorContent(model, id, decimals) {
     ["made by", node.formula ? `${node.formula}${node.computed_at >= 0 ? `, forward step ${node.computed_at + 1}` : ""}` : "given"],
     ["data", partsText([node.data], decimals)],
     ["grad", node.grad === null ? "— (a constant)" : partsText([node.grad], decimals)],
-    ["topological", `${node.topo + 1} of ${model.count}`],
+    ["topological", `${id + 1} of ${model.count} (made in this order)`],
   ];
   if (node.uses) rows.push(["", node.uses]);
   const src = spanText(model.source, node.span);

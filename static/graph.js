@@ -106,7 +106,7 @@ function addTopoBadges(graph, model) {
     text.setAttribute("x", String(box.x));
     text.setAttribute("y", String(box.y + 3.5));
     text.setAttribute("text-anchor", "middle");
-    text.textContent = String(model.byId[id].topo);
+    text.textContent = String(id + 1); // ids are in creation order: a topological order
     badge.append(circle, text);
     entry.g.append(badge);
   }

@@ -70,7 +70,7 @@ def choose_rankdir(trace: Trace, aspect: float | None = None) -> Rankdir:
     graph's ranks (longest path from the inputs), as Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
     rank = dict.fromkeys(range(len(trace.nodes)), 0)
-    for e in sorted(trace.edges, key=lambda e: trace.nodes[e.target].topo):
+    for e in sorted(trace.edges, key=lambda e: e.target):  # ids are in creation order
         rank[e.target] = max(rank[e.target], rank[e.source] + 1)
     width: dict[int, int] = {}
     for r in rank.values():

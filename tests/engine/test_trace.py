@@ -145,9 +145,8 @@ def test_node_ids_kinds_and_topology() -> None:
     constant = t.nodes[1]
     assert constant.grad is None and constant.data == 3.0
     assert all(c.operand != constant.id for s in t.backward for c in s.contributions)
-    assert sorted(n.topo for n in t.nodes) == list(range(len(t.nodes)))
-    for e in t.edges:  # every operand comes before its result
-        assert t.nodes[e.source].topo < t.nodes[e.target].topo
+    for e in t.edges:  # every operand comes before its result: ids are a topological order
+        assert e.source < e.target
 
 
 def test_ids_are_stable_for_value_only_changes() -> None:
@@ -165,8 +164,24 @@ def test_forward_steps_in_topological_order_with_readable_text() -> None:
     (step,) = t.forward
     assert step.node == t.output
     assert step.text == ("c = a·b = ", (-4.0,), "·", (2.0,), " = ", -8.0)
-    topo = [t.nodes[s.node].topo for s in t.forward]
-    assert topo == sorted(topo)
+    made = [s.node for s in t.forward]
+    assert made == sorted(made)  # in creation order
+
+
+def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> None:
+    source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
+    source += "z = f(a, b) + f(b, a)"
+    t = trace(parse(source))
+    first, second = t.calls
+    assert (first.title, second.title) == ("f 1", "f 2")
+    for c in t.calls:
+        made = [n for n in t.nodes if n.call == c.id]
+        assert [n.id for n in made] == list(range(c.first, c.last + 1))  # one unbroken run
+        assert c.inputs == (0, 1) and len(c.outputs) == 1
+    (out,) = first.outputs
+    assert first.forward == (f"f 1: {t.nodes[out].name} = ", t.nodes[out].data)
+    # stepped over, its backward run sends gradient to a and to b: one line each
+    assert sorted(line[0] for line in first.backward) == ["a.grad += ", "b.grad += "]
 
 
 def test_backward_contribution_writes_the_rule_in_the_users_names() -> None:

@@ -1,0 +1,126 @@
+"""The trace: everything the stepper replays, as plain data (DESIGN.md, "The trace is the
+contract"). The API serialises it as it is.
+
+Node ids are 0..n-1 in creation order, so the same program structure gets the same ids
+whatever its input values. Every name, formula and explanation comes from ``engine.notation``;
+every step state from the fields of ``engine.trace.data`` (``engine.steps`` reads them): no
+renderer derives either.
+"""
+
+from __future__ import annotations
+
+from engine import notation
+from engine.gradcheck import check_graph
+from engine.graph import topological_order
+from engine.language import Program
+from engine.limits import MAX_CHECK_EVALUATIONS
+from engine.steps import grad_bin
+from engine.trace.backward import BackwardWalk
+from engine.trace.calls import call_infos, innermost_calls
+from engine.trace.data import (
+    BackwardStep,
+    CallInfo,
+    Contribution,
+    Edge,
+    ForwardStep,
+    InputCheck,
+    Kind,
+    Node,
+    Trace,
+)
+from engine.trace.names import Names
+from engine.value import Value
+
+__all__ = [
+    "BackwardStep",
+    "CallInfo",
+    "Contribution",
+    "Edge",
+    "ForwardStep",
+    "InputCheck",
+    "Kind",
+    "Node",
+    "Trace",
+    "trace",
+    "trace_value",
+]
+
+
+def trace(program: Program) -> Trace:
+    """Both passes over ``program``'s graph as steps; runs ``backward()`` on the graph."""
+    root = program.output
+    order = topological_order(root)  # creation order: a node's id is its place in it
+    ids = {v: i for i, v in enumerate(order)}
+    names = Names(program, ids, order)
+    results = {v: names.result(v) for v in order if v.op is not None}
+    walk = BackwardWalk(order, root, ids, names, results, program)
+    checks = _input_checks(order, root, ids, names)  # runs backward(): the grads below are its
+    forward_at = {v: i for i, v in enumerate(v for v in order if v.op is not None)}
+    call = innermost_calls(program, ids)
+    scale = max((abs(v.grad) for v in order if not v.constant), default=0.0)
+    nodes = tuple(
+        Node(
+            id=ids[v],
+            name=names(v),
+            grad_name=notation.grad_of(names(v)),
+            kind=_kind(v, root),
+            op=v.op.name if v.op else None,
+            symbol=v.op.symbol if v.op else None,
+            data=v.data,
+            grad=None if v.constant else v.grad,
+            span=program.spans.get(v),
+            formula=notation.formula(results[v]) if v in results else "",
+            computed_at=forward_at.get(v, -1),
+            grad_from=walk.first.get(v, -1),
+            grad_final=walk.last.get(v, -1),
+            bin=0 if v.constant else grad_bin(v.grad, scale),
+            grad_sum=walk.grad_sum(v),
+            uses=walk.uses_of(v),
+            call=call[ids[v]],
+        )
+        for v in order
+    )
+    edges = tuple(Edge(ids[p], ids[v], i) for v in order for i, p in enumerate(v.parents))
+    forward = tuple(ForwardStep(ids[v], notation.forward_text(r)) for v, r in results.items())
+    backward = walk.steps(scale)
+    calls = call_infos(program, nodes, edges, backward)
+    return Trace(ids[root], nodes, edges, forward, backward, checks, calls)
+
+
+def trace_value(root: Value) -> Trace:
+    """The trace of a graph built in Python (a notebook, a test): every value ``root`` depends
+    on, named by its label; the leaves that have labels are its inputs."""
+    order = topological_order(root)
+    inputs = {v.label: v for v in order if v.op is None and not v.constant and v.label}
+    empty = Program(
+        "", root, inputs, spans={}, labels={}, calls=(), call_of={}, updates=(), notes=()
+    )
+    return trace(empty)
+
+
+def _kind(v: Value, root: Value) -> Kind:
+    if v is root:
+        return "output"
+    if v.constant:
+        return "constant"
+    return "input" if v.op is None else "intermediate"
+
+
+def _input_checks(
+    order: list[Value], root: Value, ids: dict[Value, int], names: Names
+) -> tuple[InputCheck, ...]:
+    """Central differences for as many inputs as MAX_CHECK_EVALUATIONS allows: each input costs
+    three re-evaluations of every op in the graph."""
+    inputs = [v for v in order if v.op is None and not v.constant]
+    ops = sum(1 for v in order if v.op is not None)
+    affordable = MAX_CHECK_EVALUATIONS // max(3 * ops, 1)
+    checked = inputs[:affordable]
+    rows = check_graph(root, checked)  # zero grads, backward(), then the nudges
+    result = [
+        InputCheck(ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error, False)
+        for v, r in zip(checked, rows, strict=True)
+    ]
+    result += [
+        InputCheck(ids[v], names(v), v.grad, None, None, None, True) for v in inputs[affordable:]
+    ]
+    return tuple(result)
