@@ -1,7 +1,7 @@
 """One graph request, in one straight line:
 
-    source ──parse──▶ program ──trace──▶ trace ──DOT──▶ layout (cached by structure) ──▶ template
-    template + the trace's state at a step ──fill──▶ SVG ──▶ the response
+    source ──parse──▶ program ──trace──▶ trace ──fold──▶ DOT ──layout (cached by structure)──▶
+    template; template + the trace's state at a step ──fill──▶ SVG ──▶ the response
 
 Every route that shows a graph (the JSON API, the SVG and PNG images, the exports, the CLI)
 goes through ``draw`` and then fills the template for the step it shows.
@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 
 import engine
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
+from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import Layout
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts, step_state
@@ -33,12 +34,14 @@ class Drawn:
     values: dict[str, float]  # the input values given, as applied
     trace: Trace
     rankdir: Rankdir
+    fold: Fold
     template: SvgTemplate
     timings: dict[str, float | bool]
 
     def svg(self, phase: Phase | None = None, step: int | None = None) -> str:
         """The graph at ``step`` of ``phase`` (None: finished), as SVG text."""
-        return self.template.fill(slot_texts(self.trace, step_state(self.trace, phase, step)))
+        state = step_state(self.trace, phase, step)
+        return self.template.fill(slot_texts(self.trace, state, self.fold))
 
 
 def _ms(start: float) -> float:
@@ -51,17 +54,21 @@ def draw(
     values: Mapping[str, float] | None,
     direction: Direction = "auto",
     aspect: float | None = None,
+    folding: str | None = None,
 ) -> Drawn:
     """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
-    ``aspect``); raises ``GradstepError`` for any bad input."""
+    ``aspect``; ``folding``: which calls are boxes, app.draw.fold); raises ``GradstepError``
+    for any bad input."""
+    request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
     program = engine.parse(source, given)
     parsed = time.perf_counter()
     trace = engine.trace(program)
     traced = time.perf_counter()
-    rankdir = choose_rankdir(trace, aspect) if direction == "auto" else direction
-    laid_out = layout.template(dot_source(trace, rankdir))
+    fold = fold_view(trace, folded_calls(trace, request))
+    rankdir = choose_rankdir(trace, aspect, fold) if direction == "auto" else direction
+    laid_out = layout.template(dot_source(trace, rankdir, fold), fold.listed)
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,
         "trace_ms": (traced - parsed) * 1000,
@@ -69,7 +76,7 @@ def draw(
         "total_ms": _ms(start),
         "layout_cached": laid_out.cached,
     }
-    return Drawn(source, given, trace, rankdir, laid_out.template, timings)
+    return Drawn(source, given, trace, rankdir, fold, laid_out.template, timings)
 
 
 def graph_json(drawn: Drawn, backend: str) -> bytes:
@@ -81,6 +88,7 @@ def graph_json(drawn: Drawn, backend: str) -> bytes:
             "source": drawn.source,
             "values": drawn.values,
             "rankdir": drawn.rankdir,
+            "fold": drawn.fold.as_json(),
             "backend": backend,
             "timings": drawn.timings,
         },

@@ -91,6 +91,7 @@ class GraphQuery:
     values: dict[str, float] | None
     theme: Theme
     rankdir: Direction
+    fold: str | None
 
 
 def graph_query(
@@ -101,8 +102,12 @@ def graph_query(
     ] = None,
     theme: Theme = "light",
     rankdir: Direction = "auto",
+    fold: Annotated[
+        str | None, Query(max_length=2_000, description="auto, none, all or call ids 3,7,12")
+    ] = None,
 ) -> GraphQuery:
-    return GraphQuery(preset_source(source, preset), parse_values(values), theme, rankdir)
+    source = preset_source(source, preset)
+    return GraphQuery(source, parse_values(values), theme, rankdir, fold)
 
 
 Graph = Annotated[GraphQuery, Depends(graph_query)]

@@ -40,6 +40,11 @@ class GraphRequest(Strict):
     aspect: FiniteFloat | None = Field(
         None, gt=0, description="the view's width / height, for rankdir auto (default 16:9)"
     )
+    fold: str | None = Field(
+        None,
+        max_length=2_000,
+        description="calls drawn as one box: auto (default), none, all, or call ids 3,7,12",
+    )
 
 
 # An explanation's parts (engine/notation.py): text, a number, or [a factor] (bracketed when
@@ -149,12 +154,19 @@ class Timings(Strict):
     layout_cached: bool
 
 
+class FoldOut(Strict):
+    folded: list[int] = Field(description="the calls drawn as boxes")
+    units: list[str] = Field(description="per node, the element that shows it: n5, or box c3")
+    edges: dict[str, str] = Field(description="e5-0 → the edge drawn for it (m2 for a merged one)")
+
+
 class GraphResponse(Strict):
     trace: TraceOut
     svg: str = Field(description="the finished graph; ids and classes per docs/graph-contract.md")
     source: str = Field(description="the program (a preset's, when the request named one)")
     values: dict[str, float] = Field(description="the input values given, as applied")
     rankdir: Rankdir = Field(description="the direction the graph is drawn in")
+    fold: FoldOut
     backend: Literal["dot", "wasm"]
     timings: Timings
 
@@ -342,6 +354,10 @@ class LinkRequest(Strict):
     numeric: bool = Field(False, description="show the numerical gradient")
     topo: bool = Field(False, description="number the nodes in topological order")
     node: int | None = Field(None, ge=0, le=MAX_NODES, description="the node selected")
+    fold: str | None = Field(
+        None, max_length=2_000, description="folded calls: auto, none, all or call ids 3,7,12"
+    )
+    over: bool = Field(True, description="step over a folded call in one step")
 
 
 class LinkResponse(Strict):

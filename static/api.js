@@ -32,9 +32,9 @@ function post(url, body, signal) {
 }
 
 /** POST /api/graph: the trace and SVG of a program. `values`: an object, or a URL's text. */
-export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null }, signal) {
+export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto" }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
-  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect }, signal);
+  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */

@@ -61,13 +61,14 @@ async function start() {
   document.documentElement.style.setProperty("--embed-scale", String(opts.scale));
   root.classList.add(`controls-${opts.controls}`);
   if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
-  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1) });
+  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1), fold: fromUrl.fold });
   if (!result.ok) {
     const where = result.error.line ? ` (line ${result.error.line}, column ${result.error.column})` : "";
     return showError(`${result.error.message}${where}`);
   }
   stepper = createStepper(root, {
     decimals: fromUrl.decimals,
+    state: { over: fromUrl.over },
     release,
     onStep: (info) => {
       root.dataset.position = String(info.position);
@@ -75,7 +76,7 @@ async function start() {
     },
   });
   const at = opts.autoplay || (fromUrl.phase === null && fromUrl.step === null) ? { phase: "forward", step: 0 } : { phase: fromUrl.phase ?? "backward", step: fromUrl.step ?? 0 };
-  stepper.load(result.body.trace, result.body.svg, result.body.source, { position: at });
+  stepper.load(result.body.trace, result.body.svg, result.body.source, { position: at, fold: result.body.fold });
   const open = root.querySelector('[data-part="open"]');
   if (open) open.href = `/${location.search}`;
   document.addEventListener("keydown", stepper.onKey);

@@ -15,18 +15,41 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** "Backward step 3 of 10 · o = tanh(n)": where the walk is and what this step computes. */
-export function stepTitle(model, phase, step) {
-  if (phase === "forward") return `Forward step ${step + 1} of ${model.forwardSteps}`;
-  const s = model.trace.backward[step];
-  const node = s ? model.byId[s.node] : null;
-  const what = node ? ` · ${node.formula || node.name}` : "";
-  return `Backward step ${step + 1} of ${model.backwardSteps}${what}`;
+/** "Backward step 3 of 10 · o = tanh(n)": where the walk is and what this step computes; a
+ * folded call stepped over: "Backward steps 4–9 of 40 · Neuron 3, folded". */
+export function stepTitle(model, entry) {
+  const { phase, step, end } = entry;
+  const steps = phase === "forward" ? model.forwardSteps : model.backwardSteps;
+  const where = step === end ? `step ${step + 1}` : `steps ${step + 1}–${end + 1}`;
+  const head = `${phase === "forward" ? "Forward" : "Backward"} ${where} of ${steps}`;
+  if (entry.box !== null) return `${head} · ${model.calls.get(entry.box).title}, folded`;
+  const node = model.byId[model.trace[phase][step]?.node];
+  const inside = node && node.call !== null ? insideOf(model, node.id) : "";
+  if (phase === "forward") return `${head}${inside}`;
+  return `${head} · ${node ? node.formula || node.name : ""}${inside}`;
+}
+
+/** " · in Neuron 3, Layer 1": the calls around a node (its box, when it is folded). */
+function insideOf(model, id) {
+  const titles = [];
+  let call = model.byId[id].call;
+  while (call !== null && call !== undefined) {
+    const info = model.calls.get(call);
+    titles.push(info.title);
+    call = info.parent;
+  }
+  return titles.length ? ` · in ${titles.join(", ")}` : "";
 }
 
 /** The step's explanation as rows: each a list of {class, text} cells. */
-export function explanationRows(model, phase, step, decimals) {
+export function explanationRows(model, entry, decimals) {
   const text = (parts) => partsText(parts, decimals);
+  const { phase, step } = entry;
+  if (entry.box !== null) {
+    const call = model.calls.get(entry.box);
+    const lines = phase === "forward" ? [call.forward] : call.backward;
+    return lines.map((line) => [{ class: "formula", text: text(line) }]);
+  }
   if (phase === "forward") {
     const s = model.trace.forward[step];
     return s ? [[{ class: "formula", text: text(s.text) }]] : [];
@@ -49,19 +72,19 @@ export function explanationRows(model, phase, step, decimals) {
 }
 
 /** The explanation panel's content: a title line and the rows. */
-export function explanationContent(model, phase, step, decimals) {
-  if (!model) return [el("p", { class: "hint", text: "Run a program to see its graph." })];
-  const out = [el("p", { class: "step-title", text: stepTitle(model, phase, step) })];
-  for (const row of explanationRows(model, phase, step, decimals)) {
+export function explanationContent(model, entry, decimals) {
+  if (!model || !entry) return [el("p", { class: "hint", text: "Run a program to see its graph." })];
+  const out = [el("p", { class: "step-title", text: stepTitle(model, entry) })];
+  for (const row of explanationRows(model, entry, decimals)) {
     out.push(el("p", { class: "line" }, ...row.map((cell) => el("span", { class: cell.class, text: cell.text }))));
   }
   return out;
 }
 
 /** The same explanation as one text, for screen readers and the embed's host page. */
-export function narration(model, phase, step, decimals) {
-  const rows = explanationRows(model, phase, step, decimals).map((row) => row.map((c) => c.text).join("   "));
-  return [stepTitle(model, phase, step), ...rows].join("\n");
+export function narration(model, entry, decimals) {
+  const rows = explanationRows(model, entry, decimals).map((row) => row.map((c) => c.text).join("   "));
+  return [stepTitle(model, entry), ...rows].join("\n");
 }
 
 /** The text of a source span (1-based line and columns, end exclusive), or "". */
@@ -109,7 +132,7 @@ export function predictQuestion(model, j) {
 /** While the student answers: the step's rules, without numbers. */
 export function predictHint(model, j) {
   const step = model.trace.backward[j];
-  const title = el("p", { class: "step-title", text: `${stepTitle(model, "backward", j)} · your turn` });
+  const title = el("p", { class: "step-title", text: `${stepTitle(model, { phase: "backward", step: j, end: j, box: null })} · your turn` });
   if (step.seed) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
   return [title, ...step.contributions.map((c) => el("p", { class: "line" }, el("span", { class: "sum", text: partsText(c.sum, 4) }), el("span", { class: "rule", text: partsText(c.rule, 4) })))];
 }

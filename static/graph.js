@@ -9,6 +9,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
 const EDGE_FLAGS = ["current", "flow"];
+const BOX_FLAGS = ["data-known", "data-pending", "current"];
 
 /** Parse the server's SVG text and put it in `container`; returns the handle render() uses. */
 export function mountGraph(container, svgText, model) {
@@ -19,7 +20,7 @@ export function mountGraph(container, svgText, model) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "The computation graph");
   container.replaceChildren(svg);
-  const graph = { svg, container, values: [], edges: new Map(), boxes: new Map(), viewBox: null, home: null, size: null, count: model.count };
+  const graph = { svg, container, values: [], edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count };
   indexElements(graph, model);
   addTopoBadges(graph, model);
   const vb = svg.viewBox.baseVal;
@@ -49,10 +50,11 @@ function indexElements(graph, model) {
   const byId = (id) => graph.svg.getElementById(id);
   for (let id = 0; id < model.count; id++) {
     const g = byId(`n${id}`);
+    const data = byId(`n${id}-data`); // in its own box, or listed in a folded call's box
     graph.values.push(
-      g && {
+      (g || data) && {
         g,
-        data: byId(`n${id}-data`),
+        data,
         grad: byId(`n${id}-grad`),
         flags: flagsOf(g, VALUE_FLAGS), // the server drew the finished state: start from it
         bin: g ? binOf(g) : null,
@@ -68,11 +70,17 @@ function indexElements(graph, model) {
       g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}`);
     }
   }
-  for (const e of model.trace.edges) {
-    const key = `e${e.target}-${e.position}`;
+  const drawn = new Set(model.fold ? Object.values(model.fold.edges) : model.trace.edges.map((e) => `e${e.target}-${e.position}`));
+  for (const key of drawn) {
     const g = byId(key);
     if (g) graph.edges.set(key, { g, flags: flagsOf(g, EDGE_FLAGS) });
   }
+  graph.calls = (model.fold?.folded ?? []).map((id) => {
+    const g = byId(`c${id}`);
+    g?.setAttribute("role", "button");
+    g?.setAttribute("aria-label", `${model.calls.get(id).title}, folded: open it`);
+    return g && { g, call: model.calls.get(id), flags: flagsOf(g, BOX_FLAGS) };
+  }).filter(Boolean);
 }
 
 /** The bits of `names` that an element's classes already have (as setFlags numbers them). */
@@ -92,7 +100,7 @@ function binOf(g) {
 function addTopoBadges(graph, model) {
   for (let id = 0; id < model.count; id++) {
     const entry = graph.values[id];
-    if (!entry) continue;
+    if (!entry?.g) continue;
     const box = entry.g.querySelector("polygon")?.getBBox();
     if (!box) continue;
     const badge = document.createElementNS(SVG_NS, "g");
@@ -143,10 +151,10 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     else if (state === GRAD_FINAL) flags |= 32;
     if (view.current === id) flags |= 64;
     if (selected === id) flags |= 128;
-    setFlags(entry, VALUE_FLAGS, flags);
+    if (entry.g) setFlags(entry, VALUE_FLAGS, flags);
 
     const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? view.bin[id] : null;
-    if (bin !== entry.bin) {
+    if (entry.g && bin !== entry.bin) {
       if (entry.bin !== null) entry.g.classList.remove(`gbin-${entry.bin}`);
       if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
       entry.bin = bin;
@@ -162,6 +170,12 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
   for (const [key, entry] of graph.edges) {
     const on = lit.has(key);
     setFlags(entry, EDGE_FLAGS, on ? (view.flow ? 2 : 1) : 0);
+  }
+  for (const box of graph.calls) {
+    const { first, last, outputs } = box.call;
+    const known = outputs.every((o) => view.dataKnown[o] === 1);
+    const here = view.current >= first && view.current <= last;
+    setFlags(box, BOX_FLAGS, (known ? 1 : 2) | (here ? 4 : 0));
   }
   graph.svg.classList.toggle("show-topo", showTopo);
 }
@@ -230,7 +244,7 @@ export function panGraph(graph, dx, dy) {
 /** A node's box in viewBox coordinates (Graphviz translates its top group). */
 function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
-  const poly = graph.values[id]?.g.querySelector("polygon");
+  const poly = graph.values[id]?.g?.querySelector("polygon");
   if (!poly) return null;
   const b = poly.getBBox();
   const m = graph.svg.getElementById("graph0")?.transform.baseVal.consolidate()?.matrix;

@@ -7,40 +7,91 @@ export const GRAD_PENDING = 1;
 export const GRAD_PARTIAL = 2;
 export const GRAD_FINAL = 3;
 
-/** Index the trace once per response, so every step is a cheap lookup. */
-export function buildModel(trace, source) {
+/** Index the trace once per response, so every step is a cheap lookup. `fold` (the server's:
+ * which element shows each node, which calls are boxes) and `over` (step over a folded call in
+ * one step) shape the walk. */
+export function buildModel(trace, source, fold = null, over = true) {
   const count = trace.nodes.length;
   const byId = new Array(count);
   for (const node of trace.nodes) byId[node.id] = node;
   const operandEdges = Array.from({ length: count }, () => []);
   for (const edge of trace.edges) operandEdges[edge.target].push(edge);
   for (const list of operandEdges) list.sort((a, b) => a.position - b.position);
+  const units = fold?.units ?? null;
+  const calls = new Map(trace.calls.map((c) => [c.id, c]));
   return {
     trace,
     source,
     count,
     byId,
     operandEdges,
+    fold,
+    calls,
     forwardSteps: trace.forward.length,
     backwardSteps: trace.backward.length,
+    walk: buildWalk(trace, units, over),
   };
+}
+
+/** The walk again, stepping over folded calls or into them (predict mode asks every step). */
+export function setStepOver(model, over) {
+  model.walk = buildWalk(model.trace, model.fold?.units ?? null, over);
+}
+
+/** The folded call (its id) whose box shows `node`, or null. */
+export function boxOf(model, node) {
+  const unit = model.fold?.units[node];
+  return unit?.startsWith("c") ? Number(unit.slice(1)) : null;
+}
+
+/** The walk: forward steps, then backward steps; stepping over, a folded call's run of steps
+ * is one entry {phase, step (its first), end (its last), box}. */
+function buildWalk(trace, units, over) {
+  const walk = [];
+  for (const phase of ["forward", "backward"]) {
+    const steps = trace[phase];
+    steps.forEach((s, i) => {
+      const unit = units?.[s.node];
+      const box = over && unit?.startsWith("c") && !s.seed ? Number(unit.slice(1)) : null;
+      const last = walk.at(-1);
+      if (box !== null && last?.phase === phase && last.box === box) last.end = i;
+      else walk.push({ phase, step: i, end: i, box });
+    });
+  }
+  return walk;
 }
 
 /** The whole walk as one line: forward steps, then backward steps (the scrubber's positions). */
 export function timelineLength(model) {
-  return model.forwardSteps + model.backwardSteps;
+  return model.walk.length;
 }
 
+/** The position on the walk of (phase, step): the entry that holds it. */
 export function toTimeline(model, phase, step) {
-  return phase === "backward" ? model.forwardSteps + step : step;
+  const { walk } = model;
+  let lo = 0;
+  let hi = walk.length - 1;
+  const key = (e) => (e.phase === "forward" ? 0 : 1e9) + e.step;
+  const target = (phase === "forward" ? 0 : 1e9) + step;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (key(walk[mid]) <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.max(lo, 0);
 }
 
+/** The state a position shows: the end of its entry (a folded call: after its last step). */
 export function fromTimeline(model, position) {
-  const last = timelineLength(model) - 1;
-  const p = Math.min(Math.max(position, 0), Math.max(last, 0));
-  if (p >= model.forwardSteps && model.backwardSteps > 0) return { phase: "backward", step: p - model.forwardSteps };
-  if (model.forwardSteps === 0) return { phase: "backward", step: 0 };
-  return { phase: "forward", step: p };
+  const { walk } = model;
+  if (!walk.length) return { phase: "backward", step: 0 };
+  const e = walk[Math.min(Math.max(position, 0), walk.length - 1)];
+  return { phase: e.phase, step: e.end };
+}
+
+/** The walk entry at a position (to explain a folded call's run as one step). */
+export function entryAt(model, position) {
+  return model.walk[Math.min(Math.max(position, 0), model.walk.length - 1)] ?? null;
 }
 
 /** A phase and step made valid for this trace (a shared URL may name a step out of range);
@@ -49,7 +100,7 @@ export function clampStep(model, phase, step) {
   const steps = phase === "backward" ? model.backwardSteps : model.forwardSteps;
   if (steps === 0) return fromTimeline(model, 0);
   const s = Number.isInteger(step) ? Math.min(Math.max(step, 0), steps - 1) : steps - 1;
-  return { phase, step: s };
+  return fromTimeline(model, toTimeline(model, phase, s)); // the end of its entry
 }
 
 /**
@@ -75,7 +126,7 @@ export function viewAt(model, phase, step, into = null) {
     const current = trace.forward[step];
     if (current) {
       view.current = current.node;
-      for (const e of model.operandEdges[current.node]) view.edges.push(`e${e.target}-${e.position}`);
+      for (const e of model.operandEdges[current.node]) view.edges.push(drawnEdge(model, `e${e.target}-${e.position}`));
     }
     return view;
   }
@@ -91,7 +142,12 @@ export function viewAt(model, phase, step, into = null) {
   const current = trace.backward[step];
   if (current) {
     view.current = current.node;
-    for (const c of current.contributions) view.edges.push(`e${current.node}-${c.position}`);
+    for (const c of current.contributions) view.edges.push(drawnEdge(model, `e${current.node}-${c.position}`));
   }
   return view;
+}
+
+/** The edge drawn for an operand edge: itself, one merged into a box's, or none (inside a box). */
+export function drawnEdge(model, key) {
+  return model.fold ? (model.fold.edges[key] ?? null) : key;
 }

@@ -13,7 +13,7 @@ const stepper = createStepper(root, {
     root.dataset.position = String(info.position);
   },
 });
-stepper.load(data.trace, data.svg, data.source, { position: data.start ?? { phase: "forward", step: 0 } });
+stepper.load(data.trace, data.svg, data.source, { position: data.start ?? { phase: "forward", step: 0 }, fold: data.fold });
 document.addEventListener("keydown", stepper.onKey);
 root.dataset.position = String(stepper.position());
 root.dataset.state = "ready";

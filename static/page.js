@@ -27,6 +27,8 @@ const stepper = createStepper($("stage"), {
     values: null, // input values replacing the source's, {name: number}, as the server applied them
     theme: fromUrl.theme,
     rankdir: fromUrl.rankdir, // "auto": the server picks the direction that fills the view
+    fold: fromUrl.fold, // which calls are boxes: auto, none, all, or call ids (app/draw/fold.py)
+    over: fromUrl.over,
     drawn: null, // the direction the graph is drawn in
     predict: fromUrl.predict,
     numeric: fromUrl.numeric,
@@ -36,6 +38,7 @@ const stepper = createStepper($("stage"), {
     status: "",
   },
   render: renderPage,
+  onFold: (element) => refold(element),
   onSelect: (id) => {
     if (id !== null && !matchMedia("(max-width: 900px)").matches) $("inspector").closest(".panel").scrollIntoView({ block: "nearest" });
   },
@@ -55,6 +58,9 @@ function renderPage() {
   setValue($("rankdir"), state.rankdir);
   $("rankdir").title = state.drawn ? `Drawn ${state.drawn === "LR" ? "left to right" : "top to bottom"}` : "";
   $("numeric").checked = state.numeric;
+  $("over").checked = state.over;
+  $("fold-controls").hidden = !state.model?.trace.calls.length;
+  setValue($("fold"), ["auto", "none", "all"].includes(state.fold) ? state.fold : "custom");
   $("topo").checked = state.topo;
   $("predict").checked = state.predict;
   $("status").textContent = state.status;
@@ -167,7 +173,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   setState({ status: "computing…" });
   let result;
   try {
-    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1) }, controller.signal);
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold }, controller.signal);
   } catch {
     return; // superseded by a newer request
   }
@@ -181,11 +187,34 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   const { trace, svg, backend, timings, rankdir } = result.body;
   const sameDirection = rankdir === state.drawn;
   setState({ source, values: result.body.values, error: null, drawn: rankdir });
-  stepper.load(trace, svg, source, { keepLayout: keepLayout && sameDirection, position });
+  stepper.load(trace, svg, source, { keepLayout: keepLayout && sameDirection, position, fold: result.body.fold });
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   setState({ status: `${trace.nodes.length} values · ${backend} · ${layout}` });
   $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);
   if (focusGraph) $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
+}
+
+/** Open a folded call's box ("c3"), or fold an open call ("k3", its cluster's frame). */
+function refold(element) {
+  const { model } = state;
+  const id = Number(element.slice(1));
+  if (!model || !Number.isInteger(id)) return;
+  const folded = new Set(model.fold.folded);
+  if (element.startsWith("c")) folded.delete(id);
+  else {
+    for (const call of model.trace.calls) if (within(model, call.id, id)) folded.delete(call.id);
+    folded.add(id);
+  }
+  setState({ fold: [...folded].sort((a, b) => a - b).join(",") || "none" });
+  run({ position: { phase: state.phase, step: state.step } });
+}
+
+/** Whether call `inner` was made inside call `outer`. */
+function within(model, inner, outer) {
+  for (let call = model.calls.get(inner)?.parent; call !== null && call !== undefined; call = model.calls.get(call).parent) {
+    if (call === outer) return true;
+  }
+  return false;
 }
 
 function runSource() {
@@ -233,6 +262,12 @@ function wire() {
     run({ position: { phase: state.phase, step: state.step } });
   });
   $("numeric").addEventListener("change", (e) => setState({ numeric: e.target.checked }));
+  $("over").addEventListener("change", (e) => stepper.setOver(e.target.checked));
+  $("fold").addEventListener("change", (e) => {
+    if (e.target.value === "custom") return;
+    setState({ fold: e.target.value });
+    run({ position: { phase: state.phase, step: state.step } });
+  });
   $("topo").addEventListener("change", (e) => setState({ topo: e.target.checked }));
   $("predict").addEventListener("change", (e) => stepper.setPredict(e.target.checked));
   $("predict-form").addEventListener("submit", (e) => {

@@ -8,13 +8,16 @@ import { stateToQuery } from "./url.js";
 const $ = (id) => document.getElementById(id);
 const NUMBERS = new Set(["step", "decimals", "node"]);
 const FLAGS = new Set(["predict", "numeric", "topo"]);
+const ON_UNLESS_ZERO = new Set(["over"]); // a flag that is on unless the URL says 0
 export const SLIDE_QR_PIXELS = 640; // a third of a 1080p slide's width (README: Short links)
 
 /** The body of POST /api/links for a page query (url.js writes it): its parameters, typed. */
 export function linkBody(query) {
   const body = {};
   for (const [key, value] of new URLSearchParams(query)) {
-    body[key] = NUMBERS.has(key) ? Number(value) : FLAGS.has(key) ? value === "1" : value;
+    if (NUMBERS.has(key)) body[key] = Number(value);
+    else if (FLAGS.has(key)) body[key] = value === "1";
+    else body[key] = ON_UNLESS_ZERO.has(key) ? value !== "0" : value;
   }
   return body;
 }

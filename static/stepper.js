@@ -6,7 +6,7 @@
 
 import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
 import { fitGraph, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
-import { buildModel, clampStep, fromTimeline, timelineLength, toTimeline, viewAt } from "./model.js";
+import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, timelineLength, toTimeline, viewAt } from "./model.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
 
@@ -26,6 +26,7 @@ export function createStepper(root, options = {}) {
     speed: 1,
     selected: null,
     predict: false,
+    over: true, // step over a folded call in one step (predict mode steps into everything)
     frontier: -1, // predict mode: the last backward step the student has answered
     quiz: null, // predict mode: {step, question, asks} while the student answers
     verdict: null, // predict mode: {right, text} after an answer
@@ -43,12 +44,14 @@ export function createStepper(root, options = {}) {
     return state.model ? toTimeline(state.model, state.phase, state.step) : 0;
   }
 
-  /** The last position predict mode lets the student see: forward steps, then answered ones. */
+  /** The last position predict mode lets the student see: forward steps, then answered ones
+   * (-1: not even the seed). */
   function reachable() {
     const { model } = state;
     if (!model) return 0;
-    const last = timelineLength(model) - 1;
-    return state.predict ? Math.min(last, model.forwardSteps + state.frontier) : last;
+    if (!state.predict) return timelineLength(model) - 1;
+    if (state.frontier >= 0) return toTimeline(model, "backward", state.frontier);
+    return model.backwardSteps ? toTimeline(model, "backward", 0) - 1 : timelineLength(model) - 1;
   }
 
   function render() {
@@ -78,13 +81,14 @@ export function createStepper(root, options = {}) {
       const quiz = state.quiz;
       ui.view = quiz ? previewView(model, quiz.step) : viewAt(model, state.phase, state.step, ui.view);
       paintGraph(ui.graph, model, ui.view, state.decimals, state.selected, state.topo ?? false);
-      paintOnce("explanation", [model, state.phase, state.step, state.decimals, quiz?.step], () =>
-        quiz ? predictHint(model, quiz.step) : explanationContent(model, state.phase, state.step, state.decimals),
+      const entry = entryAt(model, at);
+      paintOnce("explanation", [model, entry, state.decimals, quiz?.step], () =>
+        quiz ? predictHint(model, quiz.step) : explanationContent(model, entry, state.decimals),
       );
       const live = part("live");
       if (live && ui.painted.live !== `${at}|${state.decimals}|${quiz?.step}`) {
         ui.painted.live = `${at}|${state.decimals}|${quiz?.step}`;
-        live.textContent = quiz ? quiz.question : narration(model, state.phase, state.step, state.decimals);
+        live.textContent = quiz ? quiz.question : narration(model, entry, state.decimals);
       }
     }
     options.render?.(state, api);
@@ -111,7 +115,8 @@ export function createStepper(root, options = {}) {
   }
 
   function info() {
-    return { position: position(), total: state.model ? timelineLength(state.model) : 0, phase: state.phase, step: state.step, playing: state.playing, explanation: state.model ? narration(state.model, state.phase, state.step, state.decimals) : "" };
+    const entry = state.model ? entryAt(state.model, position()) : null;
+    return { position: position(), total: state.model ? timelineLength(state.model) : 0, phase: state.phase, step: state.step, playing: state.playing, explanation: entry ? narration(state.model, entry, state.decimals) : "" };
   }
 
   /** Go to a position on the walk; predict mode stops at the first step not yet answered and
@@ -123,8 +128,8 @@ export function createStepper(root, options = {}) {
     let p = Math.min(Math.max(Math.trunc(Number.isFinite(target) ? target : 0), 0), last);
     let quiz = null;
     if (p > reachable()) {
-      p = reachable();
-      const next = p + 1 - model.forwardSteps; // the first backward step not yet answered
+      const next = state.frontier + 1; // the first backward step not yet answered
+      p = Math.max(reachable(), 0);
       quiz = { step: next, ...predictQuestion(model, next) };
     }
     const moved = p !== position();
@@ -191,9 +196,10 @@ export function createStepper(root, options = {}) {
     if (state.playing) startTimer();
   }
 
-  /** Show a new trace. keepLayout: same structure (a value changed): keep the SVG and the view. */
-  function load(trace, svg, source, { keepLayout = false, position: at = null } = {}) {
-    const model = buildModel(trace, source);
+  /** Show a new trace. keepLayout: same structure (a value changed): keep the SVG and the view.
+   * fold: the server's folding of it (which element shows each node and edge). */
+  function load(trace, svg, source, { keepLayout = false, position: at = null, fold = null } = {}) {
+    const model = buildModel(trace, source, fold, state.over && !state.predict);
     const kept = keepLayout && ui.graph && state.model?.count === model.count;
     if (!kept) {
       unmountGraph(ui.graph);
@@ -222,8 +228,16 @@ export function createStepper(root, options = {}) {
   }
 
   function setPredict(on) {
-    setState({ predict: on, quiz: null, verdict: null });
+    const where = { phase: state.phase, step: state.step };
+    if (state.model) setStepOver(state.model, state.over && !on); // predict: every step
+    setState({ predict: on, quiz: null, verdict: null, ...where });
     if (on && position() > reachable()) goTo(position()); // a finished graph hides its grads
+  }
+
+  /** Step over folded calls (one step each) or into them. */
+  function setOver(over) {
+    if (state.model) setStepOver(state.model, over && !state.predict);
+    setState({ over });
   }
 
   function wire() {
@@ -260,10 +274,12 @@ export function createStepper(root, options = {}) {
     });
     const end = (e) => {
       if (!drag) return;
-      const click = drag.moved <= 4;
+      const click = drag.moved <= 4 && e.type === "pointerup";
       drag = null;
       view.classList.remove("panning");
-      const id = click && e.type === "pointerup" ? nodeIdOf(e.target) : null;
+      const call = click ? e.target.closest?.("g.call") : null;
+      if (call) return options.onFold?.(call.id); // a box opens, a cluster's frame folds
+      const id = click ? nodeIdOf(e.target) : null;
       if (id !== null) select(id);
     };
     view.addEventListener("pointerup", end);
@@ -372,6 +388,7 @@ export function createStepper(root, options = {}) {
     stop,
     setSpeed,
     setPredict,
+    setOver,
     fit,
     onKey,
     info,

@@ -3,7 +3,7 @@
 
 import { CONFIG } from "./config.js";
 
-export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto" });
+export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto", fold: "auto" });
 
 /** The query string for a state: defaults are left out so plain links stay short. `at`: false
  * leaves out the step (a link that starts at the beginning). */
@@ -18,6 +18,8 @@ export function stateToQuery(state, { at = true } = {}) {
   if (state.decimals !== DEFAULTS.decimals) q.set("decimals", String(state.decimals));
   if (state.theme !== DEFAULTS.theme) q.set("theme", state.theme);
   if (state.rankdir && state.rankdir !== DEFAULTS.rankdir) q.set("rankdir", state.rankdir);
+  if (state.fold && state.fold !== DEFAULTS.fold) q.set("fold", state.fold);
+  if (state.over === false) q.set("over", "0");
   if (state.predict) q.set("predict", "1");
   if (state.numeric) q.set("numeric", "1");
   if (state.topo) q.set("topo", "1");
@@ -43,6 +45,8 @@ export function queryToState(search) {
     decimals: decimals !== null && decimals >= 0 && decimals <= CONFIG.max_decimals ? decimals : DEFAULTS.decimals,
     theme: pick("theme", ["light", "dark"], DEFAULTS.theme),
     rankdir: pick("rankdir", ["LR", "TB"], DEFAULTS.rankdir),
+    fold: /^(auto|none|all|\d{1,6}(,\d{1,6})*)$/.test(q.get("fold") ?? "") ? q.get("fold") : DEFAULTS.fold,
+    over: q.get("over") !== "0",
     predict: q.get("predict") === "1",
     numeric: q.get("numeric") === "1",
     topo: q.get("topo") === "1",

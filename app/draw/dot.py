@@ -1,4 +1,5 @@
-"""DOT from a trace, in micrograd's look: a record per value, a small node per op.
+"""DOT from a trace, in a compact take on micrograd's look: a record per value (its op in a
+cell of it), a cluster per open call, a box per folded call.
 
 Ids and classes follow docs/graph-contract.md. Numbers are not part of the DOT that is laid out:
 every value gets the same fixed-width placeholder texts, so the layout depends on the graph's
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from app.draw.fold import Fold, fold_view
 from app.numbers import BOX_CHARS
 from engine.errors import GradstepError
-from engine.trace import Trace
+from engine.trace import CallInfo, Node, Trace
 
 Rankdir = Literal["LR", "TB"]
 Direction = Literal["LR", "TB", "auto"]  # auto: the one that shows the graph largest
@@ -64,14 +66,18 @@ _RANKSEP, _NODESEP = 7.2, 8.6
 SLIDE_ASPECT = 16 / 9  # the view an image or an export is drawn for
 
 
-def choose_rankdir(trace: Trace, aspect: float | None = None) -> Rankdir:
+def choose_rankdir(trace: Trace, aspect: float | None = None, fold: Fold | None = None) -> Rankdir:
     """The direction in which the graph, fitted to a view of ``aspect`` (width / height), is
     drawn largest: a long chain left to right, a wide tree top to bottom. Estimated from the
-    graph's ranks (longest path from the inputs), as Graphviz will place them."""
+    graph's ranks (longest path from the inputs, boxes of folded calls counted once), as
+    Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
-    rank = dict.fromkeys(range(len(trace.nodes)), 0)
+    units = fold.units if fold else tuple(f"n{n.id}" for n in trace.nodes)
+    rank = dict.fromkeys(units, 0)
     for e in sorted(trace.edges, key=lambda e: e.target):  # ids are in creation order
-        rank[e.target] = max(rank[e.target], rank[e.source] + 1)
+        source, target = units[e.source], units[e.target]
+        if source != target:
+            rank[target] = max(rank[target], rank[source] + 1)
     width: dict[int, int] = {}
     for r in rank.values():
         width[r] = width.get(r, 0) + 1
@@ -82,42 +88,97 @@ def choose_rankdir(trace: Trace, aspect: float | None = None) -> Rankdir:
     return "LR" if lr >= tb else "TB"
 
 
-def dot_source(trace: Trace, rankdir: Rankdir = "LR") -> str:
+def dot_source(trace: Trace, rankdir: Rankdir = "LR", fold: Fold | None = None) -> str:
     """The DOT the server lays out: structure only, numbers as fixed-width placeholders.
 
     The compact style: a value is one box, its name above its data and its grad, with the op
     that made it in a cell on the side its operands come from (left, or top); a constant is
-    just its number. Written directly rather than through ``graphviz.Digraph``: for a
-    1,000-value graph that is milliseconds instead of tens of them. Every label goes through
+    just its number. A call is a cluster around its values, or folded, one box listing what it
+    hands back. Written directly rather than through ``graphviz.Digraph``: for a 1,000-value
+    graph that is milliseconds instead of tens of them. Every label goes through
     ``record_field``, which escapes ``"`` and ``\\`` too, so nothing can leave its string.
     """
-    check_drawable(len(trace.nodes))
+    fold = fold or fold_view(trace, frozenset())
+    check_drawable(len(set(fold.units)))
     graph = f"rankdir={rankdir} nodesep=0.12 ranksep=0.1"
-    if len(trace.nodes) > BIG_GRAPH_VALUES:
+    if len(set(fold.units)) > BIG_GRAPH_VALUES:
         # Bound network simplex and crossing minimisation: a 1,500-value graph then lays out in
         # about a second, at the price of a few longer edges.
         graph += " nslimit=2 nslimit1=2 mclimit=0.2"
-    lines = [
+    head = [
         f"digraph {{\n\tgraph [{graph}]\n",
         f'\tnode [fontname="{FONT}" fontsize=14 margin="0.03,0.02" shape=record]\n',
         "\tedge [arrowsize=0.6]\n",
     ]
-    # a record's fields stack in one column (and the op sits beside it) in either direction
-    stack = "{} | {} | {}" if rankdir == "LR" else "{{{} | {} | {}}}"
-    with_op = "{{<op> {} | {{{} | {} | {}}}}}" if rankdir == "LR" else "{{<op> {} | {} | {} | {}}}"
+    inside: dict[int | None, list[str]] = {}  # what each open call (None: the top) holds
     for n in trace.nodes:
-        name = record_field(short_label(n.name))
-        if n.kind == "constant":
-            label, shape = f"{name}", " shape=box width=0.3 height=0.3"
-        elif n.op is not None:
-            symbol = record_field(n.symbol or n.op)
-            label, shape = with_op.format(symbol, name, PLACEHOLDER, PLACEHOLDER), ""
-        else:
-            label, shape = stack.format(name, PLACEHOLDER, PLACEHOLDER), ""
-        classes = f"value kind-{n.kind}" + (f" op-{n.op}" if n.op else "")
-        lines.append(f'\tn{n.id} [label="{label}" class="{classes}" id=n{n.id}{shape}]\n')
+        if fold.units[n.id] == f"n{n.id}":
+            inside.setdefault(n.call, []).append(_value(n, rankdir))
+    by_id = {c.id: c for c in trace.calls}
+    for call in fold.folded:
+        inside.setdefault(by_id[call].parent, []).append(_box(by_id[call], trace, fold, rankdir))
+    body = _clusters(None, inside, trace.calls, set(fold.folded))
+    return "".join(head) + body + "".join(_edges(trace, fold)) + "}\n"
+
+
+def _value(n: Node, rankdir: Rankdir) -> str:
+    name = record_field(short_label(n.name))
+    lr = rankdir == "LR"
+    if n.kind == "constant":
+        label, shape = name, " shape=box width=0.3 height=0.3"
+    elif n.op is not None:  # the op's cell on the side the operands come in by
+        symbol = record_field(n.symbol or n.op)
+        template = "{{<op> {} | {{{} | {} | {}}}}}" if lr else "{{<op> {} | {} | {} | {}}}"
+        label, shape = template.format(symbol, name, PLACEHOLDER, PLACEHOLDER), ""
+    else:  # a record's fields stack in one column, in either direction
+        template = "{} | {} | {}" if lr else "{{{} | {} | {}}}"
+        label, shape = template.format(name, PLACEHOLDER, PLACEHOLDER), ""
+    classes = f"value kind-{n.kind}" + (f" op-{n.op}" if n.op else "")
+    return f'\tn{n.id} [label="{label}" class="{classes}" id=n{n.id}{shape}]\n'
+
+
+def _box(call: CallInfo, trace: Trace, fold: Fold, rankdir: Rankdir) -> str:
+    """A folded call: its title, then a row for each value it hands back (name, data, grad),
+    or how many when they are many."""
+    rows = [record_field(short_label(call.title))]
+    listed = fold.listed.get(call.id, ())
+    for out in listed:
+        name = record_field(short_label(trace.nodes[out].name))
+        rows.append(f"{{{name} | {PLACEHOLDER} | {PLACEHOLDER}}}")
+    if not listed:
+        rows.append(record_field(f"{call.last - call.first + 1} values"))
+    label = " | ".join(rows) if rankdir == "LR" else "{" + " | ".join(rows) + "}"
+    return f'\tc{call.id} [label="{label}" class="call folded" id=c{call.id}]\n'
+
+
+def _clusters(
+    parent: int | None, inside: dict[int | None, list[str]], calls: tuple[CallInfo, ...],
+    folded: set[int],
+) -> str:  # fmt: skip
+    """The open calls under ``parent`` as nested clusters, each around what it holds."""
+    out = "".join(inside.get(parent, ()))
+    for call in calls:
+        if call.parent == parent and call.id not in folded:
+            body = _clusters(call.id, inside, calls, folded)
+            if body:
+                title = record_field(short_label(call.title)).replace('"', "")
+                out += (
+                    f'\tsubgraph cluster_k{call.id} {{\n\t\tid=k{call.id} class="call open" '
+                    f'label="{title}" fontsize=11 labeljust=l\n{body}\t}}\n'
+                )
+    return out
+
+
+def _edges(trace: Trace, fold: Fold) -> list[str]:
+    """An edge per operand between two values, one for all the operands between a box and
+    another element."""
+    lines, done = [], set()
     for e in trace.edges:
-        edge_id = f'"e{e.target}-{e.position}"'
-        lines.append(f"\tn{e.source} -> n{e.target}:op [class=operand id={edge_id}]\n")
-    lines.append("}\n")
-    return "".join(lines)
+        drawn = fold.edges.get(f"e{e.target}-{e.position}")
+        if drawn is None or drawn in done:
+            continue
+        done.add(drawn)
+        source, target = fold.units[e.source], fold.units[e.target]
+        head = ":op" if target.startswith("n") and trace.nodes[e.target].op else ""
+        lines.append(f'\t{source} -> {target}{head} [class=operand id="{drawn}"]\n')
+    return lines

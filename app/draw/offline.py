@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 from app.browser_config import CONFIG_MODULE, config_module
 from app.draw.svg import Theme
 from app.paths import STATIC_DIR
+from app.pipeline import Drawn
 from app.templating import templates
 from engine.steps import Phase
 from engine.trace import Trace
@@ -101,14 +102,14 @@ def _styles() -> str:
     return css
 
 
-def offline_html(
-    trace: Trace, svg: str, source: str, theme: Theme | str, phase: Phase, step: int | None
-) -> str:
-    """The self-contained page of ``trace`` and its finished ``svg``; it opens at ``step`` of
-    ``phase`` (the start of the walk when ``step`` is None)."""
+def offline_html(drawn: Drawn, theme: Theme | str, phase: Phase, step: int | None) -> str:
+    """The self-contained page of a drawn program; it opens at ``step`` of ``phase`` (the start
+    of the walk when ``step`` is None)."""
+    source = drawn.source
     data = {
-        "trace": json.loads(_TRACE.dump_json(trace)),  # exactly as POST /api/graph sends it
-        "svg": svg,
+        "trace": json.loads(_TRACE.dump_json(drawn.trace)),  # as POST /api/graph sends it
+        "svg": drawn.svg(),
+        "fold": drawn.fold.as_json(),
         "source": source,
         "theme": theme,
         "start": None if step is None else {"phase": phase, "step": step},

@@ -23,11 +23,12 @@ Theme = Literal["light", "dark"]
 _GROUP_OR_TEXT = re.compile(
     r'<g id="(?P<gid>[^"]*)" class="[^"]*">|<text (?P<attrs>[^>]*)>(?P<body>[^<]*)</text>'
 )
-_DRAWN_ID = re.compile(r"n\d+|e\d+-\d+")
-_VALUE_ID = re.compile(r"n\d+")
+_DRAWN_ID = re.compile(r"[ncm]\d+|e\d+-\d+")  # values, folded calls' boxes, edges
 # a value's texts in the order Graphviz writes its record's fields: a constant is only its
 # number; an input its name, data and grad; a computed value has its op's symbol first
 _FIELDS_BY_COUNT = {1: ("label",), 3: ("label", "data", "grad"), 4: ("op", "label", "data", "grad")}
+_ROW = ("label", "data", "grad")  # a value listed in a folded call's box
+_SLOTTED = frozenset(_ROW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,10 @@ class SvgTemplate:
 _QUOTES = {'"': "&quot;"}
 
 
-def make_template(svg: str) -> SvgTemplate:
-    """Cut a Graphviz SVG (drawn from ``app.draw.dot``'s DOT) into a template."""
+def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None) -> SvgTemplate:
+    """Cut a Graphviz SVG (drawn from ``app.draw.dot``'s DOT) into a template; ``listed``
+    says which values each folded call's box lists (their data and grad are slots too)."""
+    listed = listed or {}
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
     svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
     parts: list[str] = []
@@ -72,18 +75,26 @@ def make_template(svg: str) -> SvgTemplate:
         last = resume
 
     def flush() -> None:
-        """Give a value's texts their ids; its name, data and grad become slots."""
-        for match, field in zip(texts, _FIELDS_BY_COUNT.get(len(texts), ()), strict=False):
-            tag = f'<text id="{group}-{field}" {match["attrs"]}>'
+        """Give a value's texts their ids (its name, data and grad become slots), and those of
+        the values a box lists."""
+        if group.startswith("n"):
+            named = [(group, f) for f in _FIELDS_BY_COUNT.get(len(texts), ())]
+        elif group.startswith("c"):  # the title, then name, data, grad of each listed value
+            rows = [(f"n{v}", f) for v in listed.get(int(group[1:]), ()) for f in _ROW]
+            named = [(group, "title"), *rows]
+        else:
+            named = []
+        for match, (owner, field) in zip(texts, named, strict=False):
+            tag = f'<text id="{owner}-{field}" {match["attrs"]}>'
             keep(match.start(), tag, resume=match.start("body"))
-            if field != "op":  # the op's symbol never changes: it stays literal text
-                slot(f"{group}.{field}", match.start("body") + len(match["body"]))
+            if field in _SLOTTED:  # the op's symbol, a box's title: never changed
+                slot(f"{owner}.{field}", match.start("body") + len(match["body"]))
         texts.clear()
 
     for match in _GROUP_OR_TEXT.finditer(svg):
         gid = match["gid"]
         if gid is None:
-            if _VALUE_ID.fullmatch(group):
+            if _DRAWN_ID.fullmatch(group):
                 texts.append(match)
             continue
         flush()

@@ -6,6 +6,7 @@ number formatter. The browser writes the same from the same trace fields (static
 from __future__ import annotations
 
 from app.draw.dot import short_label
+from app.draw.fold import Fold
 from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, format_number
 from engine.steps import Phase, StepState, finished, state_at
 from engine.trace import Trace
@@ -18,9 +19,13 @@ def step_state(trace: Trace, phase: Phase | None = None, step: int | None = None
     return state_at(trace, phase, step)
 
 
-def slot_texts(trace: Trace, state: StepState, decimals: int = DEFAULT_DECIMALS) -> dict[str, str]:
-    """Every slot of the graph's template (``"n3.data"``, ``"op3.class"``, ...) at ``state``."""
-    lit = {f"e{target}-{position}" for target, position in state.edges}
+def slot_texts(
+    trace: Trace, state: StepState, fold: Fold | None = None, decimals: int = DEFAULT_DECIMALS
+) -> dict[str, str]:
+    """Every slot of the graph's template (``"n3.data"``, ``"c2.class"``, ...) at ``state``;
+    ``fold`` says which element shows each node and edge when calls are folded."""
+    drawn = fold.edges if fold else {}
+    lit = {drawn.get(k, k) for k in (f"e{t}-{p}" for t, p in state.edges)}
     edge_state = " flow" if state.flow else " current"
     texts: dict[str, str] = {}
     for n, s in zip(trace.nodes, state.nodes, strict=True):
@@ -40,6 +45,13 @@ def slot_texts(trace: Trace, state: StepState, decimals: int = DEFAULT_DECIMALS)
         else:
             texts[f"n{n.id}.grad"] = format_number(s.grad, decimals, BOX_CHARS)
     for e in trace.edges:
-        key = f"e{e.target}-{e.position}"
+        key = drawn.get(f"e{e.target}-{e.position}", f"e{e.target}-{e.position}")
         texts[f"{key}.class"] = "edge operand" + (edge_state if key in lit else "")
+    for call in trace.calls if fold else ():
+        known = all(state.nodes[v].data_known for v in call.outputs)
+        inside = state.current is not None and call.first <= state.current <= call.last
+        texts[f"c{call.id}.class"] = (
+            f"node call folded {'data-known' if known else 'data-pending'}"
+            + (" current" if inside else "")
+        )
     return texts

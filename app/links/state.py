@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
+from app.draw.fold import parse_fold
 from app.numbers import DEFAULT_DECIMALS
 from app.presets import preset_source
 from app.query import parse_values
@@ -31,10 +32,15 @@ ID_PATTERN = re.compile(f"[a-z2-7]{{{MIN_ID_CHARS},{MAX_ID_CHARS}}}")
 
 # the page's parameters in the order static/url.js writes them; images take fewer
 PAGE_KEYS = (
-    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "predict", "numeric",
-    "topo", "node",
+    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "fold", "over",
+    "predict", "numeric", "topo", "node",
 )  # fmt: skip
-IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir")
+IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir", "fold")
+
+
+def _checked_fold(fold: str) -> str:
+    parse_fold(fold)  # refuses what is not a fold request
+    return fold
 
 
 def link_state(body: LinkRequest) -> State:
@@ -52,6 +58,8 @@ def link_state(body: LinkRequest) -> State:
         "decimals": None if body.decimals == DEFAULT_DECIMALS else body.decimals,
         "theme": None if body.theme == "auto" else body.theme,
         "rankdir": None if body.rankdir == "auto" else body.rankdir,
+        "fold": None if body.fold in (None, "auto") else _checked_fold(body.fold),
+        "over": None if body.over else "0",
         "predict": "1" if body.predict else None,
         "numeric": "1" if body.numeric else None,
         "topo": "1" if body.topo else None,

@@ -55,7 +55,7 @@ AspectQuery = Annotated[
 
 def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
     view = graph_aspect(aspect) if aspect != "graph" else None
-    return draw(layout_of(request), graph.source, graph.values, graph.rankdir, view)
+    return draw(layout_of(request), graph.source, graph.values, graph.rankdir, view, graph.fold)
 
 
 def pictures(drawn: Drawn, aspect: Aspect) -> Picture:
@@ -174,8 +174,8 @@ def get_graph_html(
 ) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
-    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir)
-    html = offline_html(drawn.trace, drawn.svg(), graph.source, graph.theme, phase, step)
+    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
+    html = offline_html(drawn, graph.theme, phase, step)
     return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 
 

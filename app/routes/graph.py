@@ -31,7 +31,7 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
     values = parse_values(body.values) if isinstance(body.values, str) else body.values
     source = preset_source(body.source, body.preset)
     layout = layout_of(request)
-    drawn = draw(layout, source, values, body.rankdir, body.aspect)
+    drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold)
     return Response(graph_json(drawn, layout.backend), media_type="application/json")
 
 
@@ -47,7 +47,7 @@ def get_graph_svg(
     phase: Phase = "backward",
 ) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
-    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir)
+    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
     svg = standalone_svg(drawn.svg(phase, step), graph.theme)
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
 

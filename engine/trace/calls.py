@@ -41,6 +41,7 @@ def call_infos(
     made = [c for c in program.calls if c.id in members]
     titles = _titles(made, program.source.splitlines())
     output = next(n.id for n in nodes if n.kind == "output")
+    where = _where(nodes, titles, parents)
     infos = []
     for call in made:
         first, last = members[call.id][0], members[call.id][-1]
@@ -60,7 +61,7 @@ def call_infos(
                 outputs=outputs,
                 inputs=inputs,
                 forward=_forward(titles[call.id], [nodes[o] for o in outputs]),
-                backward=_backward(titles[call.id], first, last, nodes, backward),
+                backward=_backward(titles[call.id], first, last, nodes, backward, where),
             )
         )
     return tuple(infos)
@@ -69,17 +70,42 @@ def call_infos(
 def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
     """``MLP(3, [4, 4, 1])`` for a call written once; ``Neuron 3`` for the third of several
     among the calls made by the same caller."""
-    siblings = Counter((c.parent, c.name) for c in calls)
+
+    def text(c: Call) -> str:
+        return lines[c.span.line - 1][c.span.column - 1 : c.span.end_column - 1]
+
+    written = Counter((c.parent, text(c)) for c in calls)
+    repeated = Counter((c.parent, c.name) for c in calls if written[(c.parent, text(c))] > 1)
     seen: Counter[tuple[int | None, str]] = Counter()
     titles = {}
     for c in calls:
-        seen[(c.parent, c.name)] += 1
-        if siblings[(c.parent, c.name)] == 1:
-            text = lines[c.span.line - 1][c.span.column - 1 : c.span.end_column - 1]
-            titles[c.id] = text if 0 < len(text) <= 24 else c.name
+        if written[(c.parent, text(c))] == 1 and 0 < len(text(c)) <= 24:
+            titles[c.id] = text(c)  # written once: MLP(3, [4, 4, 1])
+        elif repeated[(c.parent, c.name)] > 1:
+            seen[(c.parent, c.name)] += 1
+            titles[c.id] = f"{c.name} {seen[(c.parent, c.name)]}"  # n(x) in a loop: MLP 2
         else:
-            titles[c.id] = f"{c.name} {seen[(c.parent, c.name)]}"
+            titles[c.id] = c.name
     return titles
+
+
+def _where(
+    nodes: Sequence[Node], titles: dict[int, str], parents: dict[int, int | None]
+) -> dict[int, str]:
+    """For a node whose name others share (``w[2]`` in every neuron): the calls it was made in,
+    innermost first, two deep: ``Neuron 3, Layer 1``."""
+    shared = Counter(n.name for n in nodes)
+    where = {}
+    for n in nodes:
+        if shared[n.name] > 1 and n.call is not None:
+            chain: list[str] = []
+            call: int | None = n.call
+            while call is not None and len(chain) < 2:
+                if call in titles:
+                    chain.append(titles[call])
+                call = parents[call]
+            where[n.id] = ", ".join(chain)
+    return where
 
 
 def _forward(title: str, outputs: list[Node]) -> Parts:
@@ -93,11 +119,16 @@ def _forward(title: str, outputs: list[Node]) -> Parts:
 
 
 def _backward(
-    title: str, first: int, last: int, nodes: Sequence[Node], steps: Sequence[BackwardStep]
+    title: str,
+    first: int,
+    last: int,
+    nodes: Sequence[Node],
+    steps: Sequence[BackwardStep],
+    where: dict[int, str],
 ) -> tuple[Parts, ...]:
-    """``w[0].grad += 0.0123 (through Neuron 3)``, one line for each value outside the call
-    that its backward steps send gradient to: the sum of those contributions, and the grad
-    before and after."""
+    """``w[0].grad += 0.0123 (w[0] of Neuron 3, Layer 1)``, one line for each value outside
+    the call that its backward steps send gradient to: the sum of those contributions, and the
+    grad before and after."""
     totals: dict[int, list[float]] = {}  # operand → [sum, before, after]
     for step in steps:
         if step.seed or not first <= step.node <= last:
@@ -108,8 +139,10 @@ def _backward(
             entry = totals.setdefault(c.operand, [0.0, c.grad_before, c.grad_after])
             entry[0] += c.contribution
             entry[2] = c.grad_after
+    del title  # every line is through this call: the step's title says which
     return tuple(
-        (f"{nodes[o].grad_name} += ", total, f" (through {title}),   {nodes[o].grad_name}: ",
-         before, " → ", after)
-        for o, (total, before, after) in totals.items()
+        (f"{nodes[o].grad_name} += ", total,
+         f" ({nodes[o].name} of {where[o]})" if o in where else "",
+         f",   {nodes[o].grad_name}: ", before, " → ", after)
+        for o, (total, before, after) in sorted(totals.items())
     )  # fmt: skip

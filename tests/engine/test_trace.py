@@ -173,13 +173,13 @@ def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> Non
     source += "z = f(a, b) + f(b, a)"
     t = trace(parse(source))
     first, second = t.calls
-    assert (first.title, second.title) == ("f 1", "f 2")
+    assert (first.title, second.title) == ("f(a, b)", "f(b, a)")  # as written
     for c in t.calls:
         made = [n for n in t.nodes if n.call == c.id]
         assert [n.id for n in made] == list(range(c.first, c.last + 1))  # one unbroken run
         assert c.inputs == (0, 1) and len(c.outputs) == 1
     (out,) = first.outputs
-    assert first.forward == (f"f 1: {t.nodes[out].name} = ", t.nodes[out].data)
+    assert first.forward == (f"f(a, b): {t.nodes[out].name} = ", t.nodes[out].data)
     # stepped over, its backward run sends gradient to a and to b: one line each
     assert sorted(line[0] for line in first.backward) == ["a.grad += ", "b.grad += "]
 

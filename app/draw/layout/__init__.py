@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.capacity import Gate, SingleFlight
@@ -68,17 +69,17 @@ class Layout:
             self._cache.move_to_end(source)
             return LaidOut(template, True, 0.0)
 
-    def template(self, source: str) -> LaidOut:
+    def template(self, source: str, listed: Mapping[int, tuple[int, ...]] | None = None) -> LaidOut:
         """The layout of ``source`` as a template, from the cache or laid out now."""
         hit = self.cached(source)
         if hit is not None:
             return hit
-        return self._in_flight.run(source, lambda: self._lay_out(source))
+        return self._in_flight.run(source, lambda: self._lay_out(source, listed))
 
-    def _lay_out(self, source: str) -> LaidOut:
+    def _lay_out(self, source: str, listed: Mapping[int, tuple[int, ...]] | None) -> LaidOut:
         start = time.perf_counter()
         with self.gate.slot():
-            template = make_template(self.svg(source))
+            template = make_template(self.svg(source), listed)
         elapsed = (time.perf_counter() - start) * 1000
         with self._lock:
             self._cache[source] = template
