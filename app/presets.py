@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from app.lecture import DEMO, LECTURE_MLP, LECTURE_NEURON, MICROGRAD_README
 from engine.errors import GradstepError
 
 
@@ -15,44 +16,6 @@ class Preset(BaseModel):
     lesson: str
     source: str
 
-
-MICROGRAD_README = """\
-from micrograd.engine import Value
-
-a = Value(-4.0)
-b = Value(2.0)
-c = a + b
-d = a * b + b**3
-c += c + 1
-c += 1 + c + (-a)
-d += d * 2 + (b + a).relu()
-d += 3 * d + (b - a).relu()
-e = c - d
-f = e**2
-g = f / 2.0
-g += 10.0 / f
-print(f'{g.data:.4f}') # prints 24.7041, the outcome of this forward pass
-g.backward()
-print(f'{a.grad:.4f}') # prints 138.8338, i.e. the numerical value of dg/da
-print(f'{b.grad:.4f}') # prints 645.5773, i.e. the numerical value of dg/db
-"""
-
-LECTURE_NEURON = """\
-# inputs x1, x2
-x1 = Value(2.0, label='x1')
-x2 = Value(0.0, label='x2')
-# weights w1, w2
-w1 = Value(-3.0, label='w1')
-w2 = Value(1.0, label='w2')
-# bias of the neuron
-b = Value(6.8813735870195432, label='b')
-x1w1 = x1*w1
-x2w2 = x2*w2
-x1w1x2w2 = x1w1 + x2w2
-n = x1w1x2w2 + b
-o = n.tanh()
-o.backward()
-"""
 
 SIGMOID_FROM_EXP = """\
 # sigma(x) = 1 / (1 + e^-x), built from exp, + and /
@@ -113,6 +76,12 @@ PRESETS: tuple[Preset, ...] = (
         source=LECTURE_NEURON,
     ),
     Preset(
+        id="lecture-mlp",
+        title="The lecture's MLP",
+        lesson="MLP(3, [4, 4, 1]) on four points: fold and open its layers; then one SGD step.",
+        source=LECTURE_MLP,
+    ),
+    Preset(
         id="sigmoid-from-exp",
         title="Sigmoid from exp",
         lesson="Backprop through exp, + and / gives exactly σ(x)·(1 − σ(x)) for dx.",
@@ -135,6 +104,12 @@ PRESETS: tuple[Preset, ...] = (
         title="Softmax and cross-entropy",
         lesson="The loss's gradient for each logit is its probability minus 1 for the target.",
         source=SOFTMAX_CROSS_ENTROPY,
+    ),
+    Preset(
+        id="micrograd-demo",
+        title="micrograd's demo (4 moons)",
+        lesson="demo.ipynb's model and svm loss, pasted: open loss() to see the L2 term.",
+        source=DEMO,
     ),
     Preset(
         id="forward-vs-reverse",

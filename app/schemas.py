@@ -136,6 +136,12 @@ class CallInfoOut(Strict):
     backward: list[list[Part]]
 
 
+class UpdateOut(Strict):
+    node: int
+    before: float
+    after: float
+
+
 class TraceOut(Strict):
     output: int
     nodes: list[NodeOut]
@@ -144,6 +150,9 @@ class TraceOut(Strict):
     backward: list[BackwardStepOut]
     inputs: list[InputCheckOut]
     calls: list[CallInfoOut]
+    updates: list[UpdateOut]
+    update_text: list[list[Part]]
+    notes: list[str]
 
 
 class Timings(Strict):

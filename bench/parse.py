@@ -8,7 +8,7 @@ For each program: Python's own ``ast.parse`` of the text (the floor: gradstep ca
 can run, micrograd 0.1.0 executing the same text with ``exec`` plus ``backward()`` (trusted text
 here; gradstep itself never executes user text; n/a without the ``bench`` extra). The lecture's
 MLP cell with a training step and demo.ipynb's model and loss cells (on 4 moons) come from
-tests/engine/lecture_programs.py, their one copy. Hostile inputs are timed to the error they
+app/lecture.py, their one copy. Hostile inputs are timed to the error they
 raise.
 
 Times are the best of N runs (wall clock), printed with ratios to ``engine.parse``.
@@ -29,8 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
 
-from lecture_programs import DEMO, LECTURE_MLP
-
+from app.lecture import DEMO, LECTURE_MLP
 from app.presets import MICROGRAD_README
 from engine import GradstepError, parse, trace
 from engine.limits import MAX_NODES

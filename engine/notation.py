@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.errors import Span
 from engine.ops import Op
 
 Part = str | float | tuple[float]
@@ -284,3 +285,26 @@ def constant_name(x: float) -> str:
 
 def position_markers(count: int) -> tuple[str, ...]:
     return _POSITIONS[:count]
+
+
+MAX_LISTED_UPDATES = 6  # a gradient step's explanation lists this many changed values
+
+
+def update_text(
+    source: str, changed: Sequence[tuple[str, float, float, Span]]
+) -> tuple[Parts, ...]:
+    """A gradient step after backward(), in the program's own words: the statement that made
+    it, then ``w[0].data: 0.2300 → 0.2245`` for the first few values it changed."""
+    if not changed:
+        return ()
+    lines = source.splitlines()
+    written = sorted(
+        {lines[s.line - 1][s.column - 1 : s.end_column - 1].strip() for *_, s in changed}
+    )
+    head = f"After backward the program changes {len(changed)} values with {' and '.join(written)}"
+    out: list[Parts] = [(head,)]
+    for name, before, after, _ in changed[:MAX_LISTED_UPDATES]:
+        out.append((f"{name}.data: ", before, " → ", after))
+    if len(changed) > MAX_LISTED_UPDATES:
+        out.append((f"… and {len(changed) - MAX_LISTED_UPDATES} more",))
+    return tuple(out)

@@ -27,6 +27,7 @@ from engine.trace.data import (
     Kind,
     Node,
     Trace,
+    Update,
 )
 from engine.trace.names import Names
 from engine.value import Value
@@ -41,6 +42,7 @@ __all__ = [
     "Kind",
     "Node",
     "Trace",
+    "Update",
     "trace",
     "trace_value",
 ]
@@ -83,8 +85,13 @@ def trace(program: Program) -> Trace:
     edges = tuple(Edge(ids[p], ids[v], i) for v in order for i, p in enumerate(v.parents))
     forward = tuple(ForwardStep(ids[v], notation.forward_text(r)) for v, r in results.items())
     backward = walk.steps(scale)
-    calls = call_infos(program, nodes, edges, backward)
-    return Trace(ids[root], nodes, edges, forward, backward, checks, calls)
+    calls, where = call_infos(program, nodes, edges, backward)
+    kept = [u for u in program.updates if u.value in ids]
+    updates = tuple(Update(ids[u.value], u.before, u.after) for u in kept)
+    changed = [(_qualified(nodes[ids[u.value]], where), u.before, u.after, u.span) for u in kept]
+    said = notation.update_text(program.source, changed)
+    return Trace(ids[root], nodes, edges, forward, backward, checks, calls, updates, said,
+                 program.notes)  # fmt: skip
 
 
 def trace_value(root: Value) -> Trace:
@@ -96,6 +103,11 @@ def trace_value(root: Value) -> Trace:
         "", root, inputs, spans={}, labels={}, calls=(), call_of={}, updates=(), notes=()
     )
     return trace(empty)
+
+
+def _qualified(node: Node, where: dict[int, str]) -> str:
+    """``w[0] (Neuron 3, Layer 1)`` when other nodes are named w[0] too."""
+    return f"{node.name} ({where[node.id]})" if node.id in where else node.name
 
 
 def _kind(v: Value, root: Value) -> Kind:

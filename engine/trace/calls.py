@@ -29,8 +29,9 @@ def call_infos(
     nodes: Sequence[Node],
     edges: Sequence[Edge],
     backward: Sequence[BackwardStep],
-) -> tuple[CallInfo, ...]:
-    """Every call that made a traced value."""
+) -> tuple[tuple[CallInfo, ...], dict[int, str]]:
+    """Every call that made a traced value, and where the nodes whose names others share were
+    made (``Neuron 3, Layer 1``), so that a line about them can say which one it means."""
     innermost = [n.call for n in nodes]
     parents = {c.id: c.parent for c in program.calls}
     members: dict[int, list[int]] = {}
@@ -64,7 +65,7 @@ def call_infos(
                 backward=_backward(titles[call.id], first, last, nodes, backward, where),
             )
         )
-    return tuple(infos)
+    return tuple(infos), where
 
 
 def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:

@@ -101,6 +101,16 @@ class CallInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Update:
+    """A value's data changed by the program after its last backward() (a gradient step):
+    shown as the walk's last step, not drawn as graph nodes."""
+
+    node: int
+    before: float
+    after: float
+
+
+@dataclass(frozen=True, slots=True)
 class Trace:
     output: int
     nodes: tuple[Node, ...]
@@ -109,3 +119,6 @@ class Trace:
     backward: tuple[BackwardStep, ...]
     inputs: tuple[InputCheck, ...]  # the numerical check of every input
     calls: tuple[CallInfo, ...]  # calls that made values, in the order they started
+    updates: tuple[Update, ...]  # what the program changed after backward()
+    update_text: tuple[Parts, ...]  # how that step is explained
+    notes: tuple[str, ...]  # what the language skipped that the user should know

@@ -68,7 +68,7 @@ def test_every_preset_draws(client: TestClient, preset) -> None:
 def test_presets_list(client: TestClient) -> None:
     presets = client.get("/api/presets").json()
     assert [p["id"] for p in presets][:2] == ["micrograd-readme", "lecture-neuron"]
-    assert len(presets) == 7 and all(p["title"] and p["lesson"] for p in presets)
+    assert len(presets) == len(PRESETS) and all(p["title"] and p["lesson"] for p in presets)
 
 
 def test_standalone_svg_of_a_step(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""The acceptance programs, pasted verbatim (lecture_programs.py): each builds its graph, whose
+"""The acceptance programs, pasted verbatim (app/lecture.py): each builds its graph, whose
 grads equal PyTorch's on the same weights, both replayed op by op and rebuilt independently as
 the model the program describes; with the calls, labels, updates and notes it should have."""
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from engine_oracles import close, torch_replay
-from lecture_programs import (
+
+from app.lecture import (
     DEMO,
     LECTURE_MLP,
     LECTURE_NEURON,
@@ -19,7 +20,6 @@ from lecture_programs import (
     MICROGRAD_README,
     MICROGRAD_README_TRACING,
 )
-
 from engine import Value, parse, trace
 from engine.datasets import moons
 from engine.language import Program

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from lecture_programs import MICROGRAD_README
 
+from app.lecture import MICROGRAD_README
 from engine import GradstepError, Span, Value, parse
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 

@@ -8,9 +8,9 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lecture_programs import MICROGRAD_README
 from test_parse import LECTURE_NEURON
 
+from app.lecture import MICROGRAD_README
 from engine import GradstepError, Program, Trace, parse, trace
 from engine.graph import topological_order
 from engine.limits import MAX_CHECK_EVALUATIONS

@@ -1,5 +1,6 @@
 # ruff: noqa: E501, W291, W293  (the cells as pasted: trailing spaces, long lines)
-"""The acceptance programs of the language, pasted verbatim, one copy each.
+"""The micrograd lecture's and demo's programs, pasted verbatim, one copy each: the examples
+(app.presets) and the language's acceptance tests use these.
 
 From karpathy/micrograd: the README's example usage and tracing snippets and demo.ipynb's cells;
 from karpathy/nn-zero-to-hero, lectures/micrograd/micrograd_lecture_second_half_roughly.ipynb:
