@@ -4,13 +4,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: Graphviz for layout, Chromium for the browser tests, a font for PNGs,
-# PostgreSQL for the link store's tests (they start their own server), zbar to read QR codes.
+# PostgreSQL for the link store's tests (they start their own server), zbar to read QR codes,
+# npm to fetch reveal.js for the slide-deck test.
 need=()
 command -v dot >/dev/null || need+=(graphviz)
 command -v chromium >/dev/null || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v zbarimg >/dev/null || need+=(zbar-tools)
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
@@ -20,6 +22,8 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+[ -e .cache/npm/node_modules/reveal.js/dist/reveal.js ] ||
+    npm install -s --prefix .cache/npm reveal.js@5 --no-audit --no-fund --no-save >/dev/null
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
