@@ -4,11 +4,12 @@ ES module (``/static/config.js``, and inside the offline file): the browser neve
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 from app.draw.dot import MAX_DRAWN_VALUES
 from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, MAX_DECIMALS
 from engine.limits import MAX_SOURCE_CHARS
+from engine.steps import Phase
 
 CONFIG_MODULE = "config.js"
 
@@ -20,6 +21,7 @@ def browser_config() -> dict[str, Any]:
         "box_chars": BOX_CHARS,
         "max_source_chars": MAX_SOURCE_CHARS,
         "max_drawn_values": MAX_DRAWN_VALUES,
+        "phases": list(get_args(Phase)),
     }
 
 

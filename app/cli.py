@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Literal, TextIO, get_args
 
 from app.capacity import Unavailable
 from app.draw.layout import Layout
@@ -15,6 +15,7 @@ from app.links.store import StoreError, dump, load, open_store
 from app.pipeline import draw
 from app.query import parse_values
 from engine.errors import GradstepError
+from engine.steps import Phase
 
 DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
 GRACEFUL_SHUTDOWN_S = 30  # SIGTERM: in-flight requests (layout is capped at seconds) finish
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", required=True, help="the SVG file to write")
     render.add_argument("--values", help='input values: a=1,b=2 or {"a": 1}')
     render.add_argument("--step", type=int, help="a step index (omit: the finished graph)")
-    render.add_argument("--phase", choices=("forward", "backward"), default="backward")
+    render.add_argument("--phase", choices=get_args(Phase), default="backward")
     render.add_argument("--theme", choices=("light", "dark"), default="light")
     render.add_argument("--rankdir", choices=("LR", "TB"), default="LR")
     links = commands.add_parser("links", help="move short links between stores (JSON lines)")

@@ -1,9 +1,8 @@
 """The API's request and response models, so /docs and /openapi.json describe them exactly.
 
 Every model is strict (a number is a number: not ``true``, not ``"1"``) and forbids fields it
-does not declare. The trace models mirror ``engine.trace``'s dataclasses field for field: the
-responses are serialised straight from those dataclasses (``app.pipeline``), and a test checks
-both that the field names agree and that every response validates against these models.
+does not declare. The trace is ``engine.trace``'s dataclasses themselves: responses are
+serialised straight from them (``app.pipeline``) and described from them, so no copy drifts.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from engine.lab.train import DATASETS, LOSSES, SCHEDULES
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
 from engine.steps import Phase
-from engine.trace import Kind
+from engine.trace import Trace
 
 
 class Strict(BaseModel):
@@ -47,114 +46,6 @@ class GraphRequest(Strict):
     )
 
 
-# An explanation's parts (engine/notation.py): text, a number, or [a factor] (bracketed when
-# negative).
-Part = str | float | list[float]
-
-
-class SpanOut(Strict):
-    line: int
-    column: int
-    end_column: int
-
-
-class NodeOut(Strict):
-    id: int
-    name: str
-    grad_name: str
-    kind: Kind
-    op: str | None
-    symbol: str | None
-    data: float
-    grad: float | None
-    span: SpanOut | None
-    formula: str
-    computed_at: int
-    grad_from: int
-    grad_final: int
-    bin: int
-    grad_sum: list[Part]
-    uses: str
-    call: int | None
-
-
-class EdgeOut(Strict):
-    source: int
-    target: int
-    position: int
-
-
-class ForwardStepOut(Strict):
-    node: int
-    text: list[Part]
-
-
-class ContributionOut(Strict):
-    operand: int
-    position: int
-    local: float
-    upstream: float
-    contribution: float
-    grad_before: float
-    grad_after: float
-    bin: int
-    sum: list[Part]
-    rule: list[Part]
-    value: list[Part]
-    product: list[Part]
-    change: list[Part]
-    note: str
-
-
-class BackwardStepOut(Strict):
-    node: int
-    seed: bool
-    contributions: list[ContributionOut]
-    notes: list[list[Part]]
-
-
-class InputCheckOut(Strict):
-    node: int
-    name: str
-    grad: float
-    numeric: float | None
-    abs_error: float | None
-    rel_error: float | None
-    skipped: bool
-
-
-class CallInfoOut(Strict):
-    id: int
-    parent: int | None
-    title: str
-    span: SpanOut
-    first: int
-    last: int
-    outputs: list[int]
-    inputs: list[int]
-    forward: list[Part]
-    backward: list[list[Part]]
-
-
-class UpdateOut(Strict):
-    node: int
-    before: float
-    after: float
-
-
-class TraceOut(Strict):
-    output: int
-    nodes: list[NodeOut]
-    edges: list[EdgeOut]
-    forward: list[ForwardStepOut]
-    backward: list[BackwardStepOut]
-    inputs: list[InputCheckOut]
-    calls: list[CallInfoOut]
-    updates: list[UpdateOut]
-    update_text: list[list[Part]]
-    notes: list[str]
-
-
 class Timings(Strict):
     parse_ms: float
     trace_ms: float
@@ -170,7 +61,7 @@ class FoldOut(Strict):
 
 
 class GraphResponse(Strict):
-    trace: TraceOut
+    trace: Trace = Field(description="engine.trace's dataclasses, serialised as they are")
     svg: str = Field(description="the finished graph; ids and classes per docs/graph-contract.md")
     source: str = Field(description="the program (a preset's, when the request named one)")
     values: dict[str, float] = Field(description="the input values given, as applied")

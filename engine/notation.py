@@ -292,19 +292,26 @@ MAX_LISTED_UPDATES = 6  # a gradient step's explanation lists this many changed 
 
 def update_text(
     source: str, changed: Sequence[tuple[str, float, float, Span]]
-) -> tuple[Parts, ...]:
-    """A gradient step after backward(), in the program's own words: the statement that made
-    it, then ``w[0].data: 0.2300 → 0.2245`` for the first few values it changed."""
+) -> tuple[str, tuple[Parts, ...]]:
+    """A gradient step after backward(), in the program's own words: a title naming the
+    statement that made it, then ``w[0].data: 0.2300 → 0.2245`` for the first few values."""
     if not changed:
-        return ()
+        return "", ()
     lines = source.splitlines()
     written = sorted(
         {lines[s.line - 1][s.column - 1 : s.end_column - 1].strip() for *_, s in changed}
     )
-    head = f"After backward the program changes {len(changed)} values with {' and '.join(written)}"
-    out: list[Parts] = [(head,)]
+    title = f"After backward: {' and '.join(written)} changes {len(changed)} values"
+    out: list[Parts] = []
     for name, before, after, _ in changed[:MAX_LISTED_UPDATES]:
         out.append((f"{name}.data: ", before, " → ", after))
     if len(changed) > MAX_LISTED_UPDATES:
         out.append((f"… and {len(changed) - MAX_LISTED_UPDATES} more",))
-    return tuple(out)
+    return title, tuple(out)
+
+
+def step_title(phase: str, first: int, last: int, count: int, *about: str) -> str:
+    """``Backward step 3 of 10 · o = tanh(n) · in Neuron 3, Layer 1``; a run of steps (a folded
+    call stepped over): ``Forward steps 4–9 of 40 · Neuron 3, folded``."""
+    where = f"step {first + 1}" if first == last else f"steps {first + 1}–{last + 1}"
+    return " · ".join([f"{phase.capitalize()} {where} of {count}", *(a for a in about if a)])

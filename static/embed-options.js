@@ -1,6 +1,8 @@
 // The embed's own URL options and the host's postMessage commands, read defensively: a bad
 // value falls back to the default, an unknown message is ignored. Pure: no DOM.
 
+import { CONFIG } from "./config.js";
+
 export const EMBED_DEFAULTS = Object.freeze({ controls: "full", autoplay: false, theme: "auto", scale: 1 });
 const CONTROLS = new Set(["full", "minimal", "none"]);
 const THEMES = new Set(["auto", "light", "dark"]);
@@ -23,7 +25,7 @@ export function embedOptions(search) {
 /**
  * A host's message as a command: {command: "next"} | {command: "prev"} | {command: "play"} |
  * {command: "goto", step: N} (N on the whole walk, forward then backward, 0-based) |
- * {command: "goto", phase: "backward", step: N}. The string "next" alone is accepted too.
+ * {command: "goto", phase: "backward", step: N} (phase: forward, backward or update). The string "next" alone is accepted too.
  */
 export function parseCommand(data) {
   const message = typeof data === "string" ? { command: data } : data;
@@ -33,6 +35,6 @@ export function parseCommand(data) {
   if (name !== "goto") return null;
   const step = Number(message.step);
   if (!Number.isInteger(step)) return null;
-  const phase = message.phase === "forward" || message.phase === "backward" ? message.phase : null;
+  const phase = CONFIG.phases.includes(message.phase) ? message.phase : null;
   return { name, step, phase };
 }

@@ -15,36 +15,22 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** "Backward step 3 of 10 · o = tanh(n)": where the walk is and what this step computes; a
- * folded call stepped over: "Backward steps 4–9 of 40 · Neuron 3, folded". */
+/** The engine's title for a walk entry: "Backward step 3 of 10 · o = tanh(n) · in Neuron 3";
+ * a folded call stepped over: "Backward steps 4–9 of 40 · Neuron 3, folded". */
 export function stepTitle(model, entry) {
-  const { phase, step, end } = entry;
-  const steps = phase === "forward" ? model.forwardSteps : model.backwardSteps;
-  const where = step === end ? `step ${step + 1}` : `steps ${step + 1}–${end + 1}`;
-  const head = `${phase === "forward" ? "Forward" : "Backward"} ${where} of ${steps}`;
-  if (entry.box !== null) return `${head} · ${model.calls.get(entry.box).title}, folded`;
-  const node = model.byId[model.trace[phase][step]?.node];
-  const inside = node && node.call !== null ? insideOf(model, node.id) : "";
-  if (phase === "forward") return `${head}${inside}`;
-  return `${head} · ${node ? node.formula || node.name : ""}${inside}`;
-}
-
-/** " · in Neuron 3, Layer 1": the calls around a node (its box, when it is folded). */
-function insideOf(model, id) {
-  const titles = [];
-  let call = model.byId[id].call;
-  while (call !== null && call !== undefined) {
-    const info = model.calls.get(call);
-    titles.push(info.title);
-    call = info.parent;
+  if (entry.phase === "update") return model.trace.update_title;
+  if (entry.box !== null) {
+    const call = model.calls.get(entry.box);
+    return entry.phase === "forward" ? call.forward_title : call.backward_title;
   }
-  return titles.length ? ` · in ${titles.join(", ")}` : "";
+  return model.trace[entry.phase][entry.step]?.title ?? "";
 }
 
 /** The step's explanation as rows: each a list of {class, text} cells. */
 export function explanationRows(model, entry, decimals) {
   const text = (parts) => partsText(parts, decimals);
   const { phase, step } = entry;
+  if (phase === "update") return model.trace.update_text.map((line) => [{ class: "formula", text: text(line) }]);
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
     const lines = phase === "forward" ? [call.forward] : call.backward;
@@ -132,7 +118,7 @@ export function predictQuestion(model, j) {
 /** While the student answers: the step's rules, without numbers. */
 export function predictHint(model, j) {
   const step = model.trace.backward[j];
-  const title = el("p", { class: "step-title", text: `${stepTitle(model, { phase: "backward", step: j, end: j, box: null })} · your turn` });
+  const title = el("p", { class: "step-title", text: `${step.title} · your turn` });
   if (step.seed) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
   return [title, ...step.contributions.map((c) => el("p", { class: "line" }, el("span", { class: "sum", text: partsText(c.sum, 4) }), el("span", { class: "rule", text: partsText(c.rule, 4) })))];
 }

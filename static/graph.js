@@ -7,7 +7,7 @@ import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING } from "./model.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
-const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected"];
+const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected", "updated"];
 const EDGE_FLAGS = ["current", "flow"];
 const BOX_FLAGS = ["data-known", "data-pending", "current"];
 
@@ -141,7 +141,6 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
   for (let id = 0; id < model.count; id++) {
     const entry = graph.values[id];
     if (!entry) continue;
-    const node = model.byId[id];
     const known = view.dataKnown[id] === 1;
     const state = view.gradState[id];
     let flags = known ? 1 : 2;
@@ -151,6 +150,7 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     else if (state === GRAD_FINAL) flags |= 32;
     if (view.current === id) flags |= 64;
     if (selected === id) flags |= 128;
+    if (view.updated?.has(id)) flags |= 256;
     if (entry.g) setFlags(entry, VALUE_FLAGS, flags);
 
     const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? view.bin[id] : null;
@@ -159,12 +159,11 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
       if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
       entry.bin = bin;
     }
-    setText(entry, "dataText", entry.data, known ? boxNumber(node.data, decimals) : "?");
+    setText(entry, "dataText", entry.data, known ? boxNumber(view.data[id], decimals) : "?");
     let grad = "?";
     if (state === GRAD_NONE) grad = "—";
     else if (state !== GRAD_PENDING) grad = boxNumber(view.grad[id], decimals);
     setText(entry, "gradText", entry.grad, grad);
-
   }
   const lit = new Set(view.edges);
   for (const [key, entry] of graph.edges) {

@@ -44,8 +44,9 @@ export function boxOf(model, node) {
   return unit?.startsWith("c") ? Number(unit.slice(1)) : null;
 }
 
-/** The walk: forward steps, then backward steps; stepping over, a folded call's run of steps
- * is one entry {phase, step (its first), end (its last), box}. */
+/** The walk: forward steps, then backward steps, then the program's update if it has one
+ * (p.data += ...); stepping over, a folded call's run of steps is one entry {phase, step (its
+ * first), end (its last), box}. */
 function buildWalk(trace, units, over) {
   const walk = [];
   for (const phase of ["forward", "backward"]) {
@@ -58,6 +59,7 @@ function buildWalk(trace, units, over) {
       else walk.push({ phase, step: i, end: i, box });
     });
   }
+  if (trace.updates.length) walk.push({ phase: "update", step: 0, end: 0, box: null });
   return walk;
 }
 
@@ -71,8 +73,9 @@ export function toTimeline(model, phase, step) {
   const { walk } = model;
   let lo = 0;
   let hi = walk.length - 1;
-  const key = (e) => (e.phase === "forward" ? 0 : 1e9) + e.step;
-  const target = (phase === "forward" ? 0 : 1e9) + step;
+  const base = { forward: 0, backward: 1e9, update: 2e9 };
+  const key = (e) => base[e.phase] + e.step;
+  const target = base[phase] + step;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (key(walk[mid]) <= target) lo = mid;
@@ -97,10 +100,16 @@ export function entryAt(model, position) {
 /** A phase and step made valid for this trace (a shared URL may name a step out of range);
  * no step: the finished picture (the last backward step). */
 export function clampStep(model, phase, step) {
-  const steps = phase === "backward" ? model.backwardSteps : model.forwardSteps;
+  const steps = stepCount(model, phase);
   if (steps === 0) return fromTimeline(model, 0);
   const s = Number.isInteger(step) ? Math.min(Math.max(step, 0), steps - 1) : steps - 1;
   return fromTimeline(model, toTimeline(model, phase, s)); // the end of its entry
+}
+
+/** How many steps a phase has (the update is one step, when the program makes one). */
+export function stepCount(model, phase) {
+  if (phase === "update") return model.trace.updates.length ? 1 : 0;
+  return phase === "forward" ? model.forwardSteps : model.backwardSteps;
 }
 
 /**
@@ -109,14 +118,17 @@ export function clampStep(model, phase, step) {
  */
 export function viewAt(model, phase, step, into = null) {
   const n = model.count;
-  const view = into?.grad?.length === n ? into : { dataKnown: new Uint8Array(n), grad: new Float64Array(n), gradState: new Uint8Array(n), bin: new Int8Array(n) };
+  const view = into?.grad?.length === n ? into : { dataKnown: new Uint8Array(n), data: new Float64Array(n), grad: new Float64Array(n), gradState: new Uint8Array(n), bin: new Int8Array(n) };
   const { byId, trace } = model;
+  if (phase === "update") return updatedView(model, view);
   view.current = -1;
   view.edges = [];
   view.flow = phase === "backward";
+  view.updated = null;
   const backward = phase === "backward";
   for (let id = 0; id < n; id++) {
     const node = byId[id];
+    view.data[id] = node.data;
     view.dataKnown[id] = backward || node.computed_at <= step ? 1 : 0;
     if (node.grad === null) view.gradState[id] = GRAD_NONE;
     else if (!backward || step < node.grad_from) view.gradState[id] = GRAD_PENDING;
@@ -143,6 +155,21 @@ export function viewAt(model, phase, step, into = null) {
   if (current) {
     view.current = current.node;
     for (const c of current.contributions) view.edges.push(drawnEdge(model, `e${current.node}-${c.position}`));
+  }
+  return view;
+}
+
+/** The finished backward picture with the program's update applied: the changed leaves show
+ * their new data (their grads stay: micrograd keeps them until zero_grad()). */
+function updatedView(model, view) {
+  viewAt(model, "backward", model.backwardSteps - 1, view);
+  view.current = -1;
+  view.edges = [];
+  view.flow = false;
+  view.updated = new Set();
+  for (const u of model.trace.updates) {
+    view.data[u.node] = u.after;
+    view.updated.add(u.node);
   }
   return view;
 }

@@ -10,6 +10,7 @@ import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
+import { stepCount } from "./model.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -76,6 +77,9 @@ function renderPage() {
   const current = stepper.view?.current >= 0 ? model.byId[stepper.view.current] : null;
   const fresh = state.source === model.source && !state.error;
   ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere);
+
+  paintOnce("notes", [model], () => model.trace.notes.map((note) => el("li", { text: note })));
+  $("notes").hidden = !model.trace.notes.length;
 
   const inputsKey = `${model.source}\u0000${model.trace.inputs.map((i) => i.name).join("\u0000")}`;
   if (ui.inputsFor !== inputsKey) {
@@ -282,7 +286,7 @@ function wire() {
   wireShare($("share"), () => {
     const { model } = state;
     if (!model) return null;
-    const steps = model.forwardSteps + model.backwardSteps;
+    const steps = model.forwardSteps + model.backwardSteps + stepCount(model, "update");
     return { state: view(), steps, frames: { zip: steps, gif: model.backwardSteps } };
   });
   const { presenting } = wirePresentation($("present"), $("present-exit"), () => {

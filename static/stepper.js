@@ -6,7 +6,7 @@
 
 import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
 import { fitGraph, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
-import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, timelineLength, toTimeline, viewAt } from "./model.js";
+import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
 
@@ -50,6 +50,7 @@ export function createStepper(root, options = {}) {
     const { model } = state;
     if (!model) return 0;
     if (!state.predict) return timelineLength(model) - 1;
+    if (state.frontier >= model.backwardSteps - 1) return timelineLength(model) - 1; // all answered
     if (state.frontier >= 0) return toTimeline(model, "backward", state.frontier);
     return model.backwardSteps ? toTimeline(model, "backward", 0) - 1 : timelineLength(model) - 1;
   }
@@ -63,8 +64,9 @@ export function createStepper(root, options = {}) {
       scrubber.max = String(Math.max(total - 1, 0));
       if (scrubber.value !== String(at)) scrubber.value = String(at);
     }
-    const steps = model ? (state.phase === "forward" ? model.forwardSteps : model.backwardSteps) : 0;
-    const where = model ? `${state.phase} ${state.step + 1}/${steps}` : "–";
+    const steps = model ? stepCount(model, state.phase) : 0;
+    let where = model ? `${state.phase} ${state.step + 1}/${steps}` : "–";
+    if (model && state.phase === "update") where = "update";
     if (part("position")) part("position").textContent = where;
     scrubber?.setAttribute("aria-valuetext", where);
     for (const name of ["first", "prev"]) if (part(name)) part(name).disabled = !model || at <= 0;

@@ -40,7 +40,7 @@ export function queryToState(search) {
     source: q.get("source"),
     preset: q.get("preset"),
     values: q.get("values"),
-    phase: pick("phase", ["forward", "backward"], null),
+    phase: pick("phase", CONFIG.phases, null),
     step: int("step"),
     decimals: decimals !== null && decimals >= 0 && decimals <= CONFIG.max_decimals ? decimals : DEFAULTS.decimals,
     theme: pick("theme", ["light", "dark"], DEFAULTS.theme),

@@ -15,7 +15,7 @@ from PIL import GifImagePlugin, Image
 from app.draw.png import png_size, svg_to_png
 from app.draw.svg import Theme, standalone_svg
 from engine.errors import GradstepError
-from engine.steps import Phase
+from engine.steps import Phase, step_count
 from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
@@ -36,11 +36,13 @@ class StepFile:
         return f"{self.number:03d}-{self.phase}-{self.step + 1:03d}"
 
 
-def walk(trace: Trace, phases: tuple[Phase, ...] = ("forward", "backward")) -> list[StepFile]:
+def walk(
+    trace: Trace, phases: tuple[Phase, ...] = ("forward", "backward", "update")
+) -> list[StepFile]:
     """The steps of ``phases`` in the order the stepper plays them."""
     files: list[StepFile] = []
     for phase in phases:
-        count = len(trace.forward if phase == "forward" else trace.backward)
+        count = step_count(trace, phase)
         files += [StepFile(len(files) + 1 + k, phase, k) for k in range(count)]
     return files
 

@@ -41,12 +41,12 @@ def caption(trace: Trace, phase: Phase | None, step: int | None) -> list[list[st
     if phase is None or step is None:
         out = trace.nodes[trace.output]
         return [[f"{out.name} = {render((out.data,), d)}, every grad found"]]
+    if phase == "update":
+        return [[trace.update_title]] + [[render(line, d)] for line in trace.update_text]
     if phase == "forward":
-        return [[f"Forward step {step + 1} of {len(trace.forward)}"],
-                [render(trace.forward[step].text, d)]]  # fmt: skip
+        return [[trace.forward[step].title], [render(trace.forward[step].text, d)]]
     s = trace.backward[step]
-    node = trace.nodes[s.node]
-    rows = [[f"Backward step {step + 1} of {len(trace.backward)} · {node.formula or node.name}"]]
+    rows = [[s.title]]
     for c in s.contributions:
         rows.append([render(c.sum, d), f"{render(c.rule, d)} {render(c.value, d)}".strip()])
         change = render(c.change, d) + (f", {c.note}" if c.note else "")

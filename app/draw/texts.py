@@ -30,6 +30,7 @@ def slot_texts(
     texts: dict[str, str] = {}
     for n, s in zip(trace.nodes, state.nodes, strict=True):
         here = " current" if n.id == state.current else ""
+        here += " updated" if n.id in state.updated else ""
         op = f" op-{n.op}" if n.op else ""
         classes = f"node value kind-{n.kind}{op} {'data-known' if s.data_known else 'data-pending'}"
         classes += f" grad-{s.grad_state}"
@@ -37,7 +38,7 @@ def slot_texts(
             classes += f" gbin-{s.bin}"
         texts[f"n{n.id}.class"] = classes + here
         texts[f"n{n.id}.label"] = short_label(n.name)
-        texts[f"n{n.id}.data"] = format_number(n.data, decimals, BOX_CHARS) if s.data_known else "?"
+        texts[f"n{n.id}.data"] = format_number(s.data, decimals, BOX_CHARS) if s.data_known else "?"
         if s.grad_state == "none":
             texts[f"n{n.id}.grad"] = "—"
         elif s.grad is None:

@@ -16,7 +16,7 @@ from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.steps import grad_bin
 from engine.trace.backward import BackwardWalk
-from engine.trace.calls import call_infos, innermost_calls
+from engine.trace.calls import Calls, innermost_calls
 from engine.trace.data import (
     BackwardStep,
     CallInfo,
@@ -83,14 +83,26 @@ def trace(program: Program) -> Trace:
         for v in order
     )
     edges = tuple(Edge(ids[p], ids[v], i) for v in order for i, p in enumerate(v.parents))
-    forward = tuple(ForwardStep(ids[v], notation.forward_text(r)) for v, r in results.items())
-    backward = walk.steps(scale)
-    calls, where = call_infos(program, nodes, edges, backward)
+    calls = Calls(program, nodes)
+    count = len(results)
+    forward = tuple(
+        ForwardStep(ids[v], notation.forward_text(r),
+                    notation.step_title("forward", i, i, count, calls.inside(ids[v])))
+        for i, (v, r) in enumerate(results.items())
+    )  # fmt: skip
+
+    def backward_title(step: int, node: int) -> str:
+        what = nodes[node].formula or nodes[node].name
+        return notation.step_title("backward", step, step, count + 1, what, calls.inside(node))
+
+    backward = walk.steps(scale, backward_title)
     kept = [u for u in program.updates if u.value in ids]
     updates = tuple(Update(ids[u.value], u.before, u.after) for u in kept)
-    changed = [(_qualified(nodes[ids[u.value]], where), u.before, u.after, u.span) for u in kept]
-    said = notation.update_text(program.source, changed)
-    return Trace(ids[root], nodes, edges, forward, backward, checks, calls, updates, said,
+    changed = [(_qualified(nodes[ids[u.value]], calls.where), u.before, u.after, u.span)
+               for u in kept]  # fmt: skip
+    update_title, update_text = notation.update_text(program.source, changed)
+    return Trace(ids[root], nodes, edges, forward, backward, checks,
+                 calls.infos(edges, forward, backward), updates, update_title, update_text,
                  program.notes)  # fmt: skip
 
 

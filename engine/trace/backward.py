@@ -5,6 +5,7 @@ with its explanation."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import notation
@@ -86,7 +87,8 @@ class BackwardWalk:
                 self.by_operand.setdefault(p, []).append(line)
         self.count = len(computed)
 
-    def steps(self, scale: float) -> tuple[BackwardStep, ...]:
+    def steps(self, scale: float, title: Callable[[int, int], str]) -> tuple[BackwardStep, ...]:
+        """Every backward step; ``title(step, node)`` writes each one's title."""
         by_step: list[list[Contribution]] = [[] for _ in range(self.count + 1)]
         nodes = [self.root] * (self.count + 1)
         for line in self.lines:
@@ -110,10 +112,12 @@ class BackwardWalk:
                 )
             )
         seed_text = notation.seed_text(self.names(self.root))
-        steps = [BackwardStep(self.ids[self.root], True, (), (seed_text,))]
+        root = self.ids[self.root]
+        steps = [BackwardStep(root, True, (), (seed_text,), title(0, root))]
         for s in range(1, self.count + 1):
             notes = tuple(self.constants.get(s, ()))
-            steps.append(BackwardStep(self.ids[nodes[s]], False, tuple(by_step[s]), notes))
+            node = self.ids[nodes[s]]
+            steps.append(BackwardStep(node, False, tuple(by_step[s]), notes, title(s, node)))
         return tuple(steps)
 
     def uses_of(self, v: Value) -> str:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine import notation
 from engine.language import Call, Program
 from engine.notation import Part, Parts, joined
-from engine.trace.data import BackwardStep, CallInfo, Edge, Node
+from engine.trace.data import BackwardStep, CallInfo, Edge, ForwardStep, Node
 from engine.value import Value
 
 MAX_LISTED_OUTPUTS = 4  # a folded box lists this many of its values; more are counted
@@ -24,48 +25,78 @@ def innermost_calls(program: Program, ids: dict[Value, int]) -> list[int | None]
     return innermost
 
 
-def call_infos(
-    program: Program,
-    nodes: Sequence[Node],
-    edges: Sequence[Edge],
-    backward: Sequence[BackwardStep],
-) -> tuple[tuple[CallInfo, ...], dict[int, str]]:
-    """Every call that made a traced value, and where the nodes whose names others share were
-    made (``Neuron 3, Layer 1``), so that a line about them can say which one it means."""
-    innermost = [n.call for n in nodes]
-    parents = {c.id: c.parent for c in program.calls}
-    members: dict[int, list[int]] = {}
-    for node, innermost_call in enumerate(innermost):
-        while innermost_call is not None:
-            members.setdefault(innermost_call, []).append(node)
-            innermost_call = parents[innermost_call]
-    made = [c for c in program.calls if c.id in members]
-    titles = _titles(made, program.source.splitlines())
-    output = next(n.id for n in nodes if n.kind == "output")
-    where = _where(nodes, titles, parents)
-    infos = []
-    for call in made:
-        first, last = members[call.id][0], members[call.id][-1]
-        used_outside = {e.source for e in edges if first <= e.source <= last and
-                        not first <= e.target <= last}  # fmt: skip
-        outputs = tuple(sorted(used_outside | ({output} & set(range(first, last + 1)))))
-        inputs = tuple(sorted({e.source for e in edges if first <= e.target <= last and
-                               not first <= e.source <= last}))  # fmt: skip
-        infos.append(
-            CallInfo(
-                id=call.id,
-                parent=call.parent if call.parent in members else None,
-                title=titles[call.id],
-                span=call.span,
-                first=first,
-                last=last,
-                outputs=outputs,
-                inputs=inputs,
-                forward=_forward(titles[call.id], [nodes[o] for o in outputs]),
-                backward=_backward(titles[call.id], first, last, nodes, backward, where),
+class Calls:
+    """The calls that made traced values: their titles, where each node was made (for step
+    titles and for names that others share), and the ``CallInfo`` of each."""
+
+    def __init__(self, program: Program, nodes: Sequence[Node]) -> None:
+        self.parents = {c.id: c.parent for c in program.calls}
+        self.members: dict[int, list[int]] = {}
+        for n in nodes:
+            call = n.call
+            while call is not None:
+                self.members.setdefault(call, []).append(n.id)
+                call = self.parents[call]
+        self.made = [c for c in program.calls if c.id in self.members]
+        self.titles = _titles(self.made, program.source.splitlines())
+        self.where = _where(nodes, self.titles, self.parents)
+        self.nodes = nodes
+
+    def inside(self, node: int) -> str:
+        """``in Neuron 3, Layer 1, MLP(3, [4, 4, 1])``: every call around a node, innermost
+        first; "" at the top level."""
+        chain = []
+        call = self.nodes[node].call
+        while call is not None:
+            chain.append(self.titles[call])
+            call = self.parents[call]
+        return f"in {', '.join(chain)}" if chain else ""
+
+    def infos(
+        self,
+        edges: Sequence[Edge],
+        forward: Sequence[ForwardStep],
+        backward: Sequence[BackwardStep],
+    ) -> tuple[CallInfo, ...]:
+        nodes = self.nodes
+        output = next(n.id for n in nodes if n.kind == "output")
+        sent_at = {s.node: j for j, s in enumerate(backward) if not s.seed}
+        infos = []
+        for call in self.made:
+            first, last = self.members[call.id][0], self.members[call.id][-1]
+            used_outside = {e.source for e in edges if first <= e.source <= last and
+                            not first <= e.target <= last}  # fmt: skip
+            outputs = tuple(sorted(used_outside | ({output} & set(range(first, last + 1)))))
+            inputs = tuple(sorted({e.source for e in edges if first <= e.target <= last and
+                                   not first <= e.source <= last}))  # fmt: skip
+            title = self.titles[call.id]
+            computed = [c for i in range(first, last + 1) if (c := nodes[i].computed_at) >= 0]
+            sent = [sent_at[i] for i in range(first, last + 1) if i in sent_at]
+            infos.append(
+                CallInfo(
+                    id=call.id,
+                    parent=call.parent if call.parent in self.members else None,
+                    title=title,
+                    span=call.span,
+                    first=first,
+                    last=last,
+                    outputs=outputs,
+                    inputs=inputs,
+                    forward=_forward(title, [nodes[o] for o in outputs]),
+                    backward=_backward(first, last, nodes, backward, self.where),
+                    forward_title=_run_title("forward", computed, len(forward), title),
+                    backward_title=_run_title("backward", sent, len(backward), title),
+                )
             )
-        )
-    return tuple(infos), where
+        return tuple(infos)
+
+
+def _run_title(phase: str, steps: list[int], count: int, title: str) -> str:
+    """The title of a folded call's run of steps, stepped over as one (its steps are one run:
+    ids are in creation order)."""
+    if not steps:
+        return ""
+    return notation.step_title(phase, min(steps), max(steps), count, f"{title}, folded")
 
 
 def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
@@ -120,7 +151,6 @@ def _forward(title: str, outputs: list[Node]) -> Parts:
 
 
 def _backward(
-    title: str,
     first: int,
     last: int,
     nodes: Sequence[Node],
@@ -140,7 +170,6 @@ def _backward(
             entry = totals.setdefault(c.operand, [0.0, c.grad_before, c.grad_after])
             entry[0] += c.contribution
             entry[2] = c.grad_after
-    del title  # every line is through this call: the step's title says which
     return tuple(
         (f"{nodes[o].grad_name} += ", total,
          f" ({nodes[o].name} of {where[o]})" if o in where else "",

@@ -44,6 +44,7 @@ class Edge:
 class ForwardStep:
     node: int  # the op node computed at this step (inputs and constants are known up front)
     text: Parts  # c = a + b = (−4.0000) + 2.0000 = −2.0000
+    title: str  # Forward step 3 of 10 · in Neuron 3, Layer 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ class BackwardStep:
     seed: bool
     contributions: tuple[Contribution, ...]  # one per operand that takes gradient
     notes: tuple[Parts, ...]  # the seed's line; "the constant 2 takes no gradient"
+    title: str  # Backward step 3 of 10 · o = tanh(n) · in Neuron 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,8 @@ class CallInfo:
     inputs: tuple[int, ...]  # the values from outside that it uses
     forward: Parts  # stepped over: "Neuron 3: out = 0.7612"
     backward: tuple[Parts, ...]  # stepped over: "x.grad += 0.1 (through Neuron 3), x.grad: …"
+    forward_title: str  # its forward steps as one: "Forward steps 4–9 of 40 · Neuron 3, folded"
+    backward_title: str  # "" when it has no such steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,5 +124,6 @@ class Trace:
     inputs: tuple[InputCheck, ...]  # the numerical check of every input
     calls: tuple[CallInfo, ...]  # calls that made values, in the order they started
     updates: tuple[Update, ...]  # what the program changed after backward()
-    update_text: tuple[Parts, ...]  # how that step is explained
+    update_title: str  # that step's title ("" when there is none)
+    update_text: tuple[Parts, ...]  # and its explanation
     notes: tuple[str, ...]  # what the language skipped that the user should know

@@ -273,3 +273,41 @@ def test_numerical_check_stops_at_its_budget() -> None:
     assert [c.skipped for c in t.inputs] == [False] * affordable + [True] * (n - affordable)
     assert all(c.numeric is None for c in t.inputs if c.skipped)
     assert all(c.grad == 1.0 for c in t.inputs[1:])  # autograd is still there for every input
+
+
+def test_every_step_has_the_engines_title_with_the_calls_around_it() -> None:
+    source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
+    source += "z = f(a, b) + f(b, a)"
+    t = trace(parse(source))
+    assert t.forward[0].title == "Forward step 1 of 5 · in f(a, b)"
+    assert t.forward[-1].title == "Forward step 5 of 5"
+    assert t.backward[0].title == f"Backward step 1 of 6 · {t.nodes[t.output].formula}"
+    inner = next(s for s in t.backward if s.node == t.calls[1].last)
+    assert inner.title.endswith(" · in f(b, a)") and "tanh" in inner.title
+    # a call stepped over: its runs of steps, in the same words
+    first = t.calls[0]
+    assert first.forward_title == "Forward steps 1–2 of 5 · f(a, b), folded"
+    assert first.backward_title == "Backward steps 5–6 of 6 · f(a, b), folded"
+
+
+def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
+    from app.lecture import LECTURE_MLP
+    from engine.steps import check_step, state_at
+
+    t = trace(parse(LECTURE_MLP))
+    assert len(t.updates) == 41  # every parameter of MLP(3, [4, 4, 1])
+    assert t.update_title == "After backward: p.data += -0.1 * p.grad changes 41 values"
+    assert t.update_text[0][0].endswith(".data: ") and len(t.update_text) == 7  # 6 and "… more"
+    for u in t.updates:
+        assert t.nodes[u.node].data == u.before  # the graph keeps its forward pass's numbers
+        assert u.after == pytest.approx(u.before - 0.1 * t.nodes[u.node].grad)
+    state = state_at(t, "update", 0)
+    assert state.updated == {u.node for u in t.updates}
+    assert [state.nodes[u.node].data for u in t.updates] == [u.after for u in t.updates]
+    assert all(s.grad_state in ("final", "none") for s in state.nodes)
+    with pytest.raises(GradstepError, match="update step 1 does not exist"):
+        check_step(t, "update", 1)
+    plain = trace(parse(MICROGRAD_README))
+    assert plain.updates == () and plain.update_title == ""
+    with pytest.raises(GradstepError, match="none: this graph has no such steps"):
+        check_step(plain, "update", 0)
