@@ -291,10 +291,12 @@ MAX_LISTED_UPDATES = 6  # a gradient step's explanation lists this many changed 
 
 
 def update_text(
-    source: str, changed: Sequence[tuple[str, float, float, Span]]
+    source: str, changed: Sequence[tuple[str, str, float, float, Span]]
 ) -> tuple[str, tuple[Parts, ...]]:
     """A gradient step after backward(), in the program's own words: a title naming the
-    statement that made it, then ``w[0].data: 0.2300 → 0.2245`` for the first few values."""
+    statement that made it, then ``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245`` for the
+    first few values (``changed``: name, where it was made when others share the name, data
+    before and after, the statement's span)."""
     if not changed:
         return "", ()
     lines = source.splitlines()
@@ -303,8 +305,8 @@ def update_text(
     )
     title = f"After backward: {' and '.join(written)} changes {len(changed)} values"
     out: list[Parts] = []
-    for name, before, after, _ in changed[:MAX_LISTED_UPDATES]:
-        out.append((f"{name}.data: ", before, " → ", after))
+    for name, where, before, after, _ in changed[:MAX_LISTED_UPDATES]:
+        out.append((f"{name}.data{f' ({where})' if where else ''}: ", before, " → ", after))
     if len(changed) > MAX_LISTED_UPDATES:
         out.append((f"… and {len(changed) - MAX_LISTED_UPDATES} more",))
     return title, tuple(out)

@@ -33,7 +33,7 @@ export function explanationRows(model, entry, decimals) {
   if (phase === "update") return model.trace.update_text.map((line) => [{ class: "formula", text: text(line) }]);
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
-    const lines = phase === "forward" ? [call.forward] : call.backward;
+    const lines = phase === "forward" ? call.forward : call.backward;
     return lines.map((line) => [{ class: "formula", text: text(line) }]);
   }
   if (phase === "forward") {

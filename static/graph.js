@@ -20,9 +20,11 @@ export function mountGraph(container, svgText, model) {
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "The computation graph");
   container.replaceChildren(svg);
-  const graph = { svg, container, values: [], edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count };
+  const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14 };
   indexElements(graph, model);
   addTopoBadges(graph, model);
+  // the size Graphviz set a value's text in, in drawing units (for the readable zoom)
+  graph.fontSize = Number.parseFloat(svg.querySelector("g.node.value text")?.getAttribute("font-size")) || graph.fontSize;
   const vb = svg.viewBox.baseVal;
   graph.home = { x: vb.x, y: vb.y, width: vb.width, height: vb.height };
   sizeToContainer(graph, container);
@@ -240,10 +242,13 @@ export function panGraph(graph, dx, dy) {
   setViewBox(graph, { ...box, x: box.x - dx * s, y: box.y - dy * s });
 }
 
-/** A node's box in viewBox coordinates (Graphviz translates its top group). */
+/** A node's box in viewBox coordinates (Graphviz translates its top group): its own, or
+ * that of the folded call that shows it. */
 function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
-  const poly = graph.values[id]?.g?.querySelector("polygon");
+  const unit = graph.units?.[id];
+  const g = graph.values[id]?.g ?? (unit ? graph.svg.getElementById(unit) : null);
+  const poly = g?.querySelector("polygon");
   if (!poly) return null;
   const b = poly.getBBox();
   const m = graph.svg.getElementById("graph0")?.transform.baseVal.consolidate()?.matrix;
@@ -252,19 +257,44 @@ function nodeBox(graph, id) {
   return box;
 }
 
-/** Fit the graph; if that makes its text too small to read, zoom to `minScale` around `id`. */
-export function fitReadable(graph, id, minScale) {
+/** Text size targets from the graph frame's CSS (app.css; Present mode and the embed set their
+ * own): below --graph-min-text px the whole graph is unreadable, so show --graph-read-text. */
+function textTargets(container) {
+  const style = getComputedStyle(container);
+  const px = (name, fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
+  return { min: px("--graph-min-text", 9), read: px("--graph-read-text", 13) };
+}
+
+/** The whole graph when its text is readable that way; otherwise a view around node `id` with
+ * its text at a readable size, kept inside the drawing (stepping then follows the current
+ * node: revealNode). Returns whether it zoomed in. */
+export function fitReadable(graph, id) {
+  sizeToContainer(graph, graph.container); // another ResizeObserver may not have told it yet
   fitGraph(graph);
-  const box = graph.viewBox;
-  const rect = graph.size;
-  if (1 / unitsPerPixel(graph, box) >= minScale || rect.width < 2) return;
-  const target = nodeBox(graph, id) ?? { x: box.x, y: box.y + box.height / 2, width: 0, height: 0 };
-  const width = rect.width / minScale;
-  const height = rect.height / minScale;
-  // the node a little right of centre: the backward pass moves left, towards its operands
-  const left = target.x + target.width / 2 - 0.6 * width;
-  const x = Math.min(Math.max(left, box.x), box.x + box.width - width);
-  setViewBox(graph, { x, y: target.y + target.height / 2 - height / 2, width, height });
+  const { min, read } = textTargets(graph.container);
+  const home = graph.viewBox;
+  const scale = 1 / unitsPerPixel(graph, home); // pixels per drawing unit
+  if (graph.fontSize * scale >= min || graph.size.width < 2) return false;
+  const s = graph.fontSize / read; // drawing units per pixel at the readable size
+  const width = Math.min(graph.size.width * s, home.width);
+  const height = Math.min(graph.size.height * s, home.height);
+  const target = nodeBox(graph, id) ?? { x: home.x, y: home.y, width: 0, height: 0 };
+  setViewBox(graph, centredOn(graph, target, width, height));
+  return true;
+}
+
+/** A view of `width` × `height` centred on `target`, moved as little as needed to stay inside
+ * the drawing (no empty margin beside a graph that is larger than the view). */
+function centredOn(graph, target, width, height) {
+  const h = graph.home;
+  const pad = Math.max(h.width, h.height) * 0.02;
+  const clamp = (v, lo, size, span) => (size >= span ? lo + (span - size) / 2 : Math.min(Math.max(v, lo), lo + span - size));
+  return {
+    x: clamp(target.x + target.width / 2 - width / 2, h.x - pad, width, h.width + 2 * pad),
+    y: clamp(target.y + target.height / 2 - height / 2, h.y - pad, height, h.height + 2 * pad),
+    width,
+    height,
+  };
 }
 
 /** Bring a node into view if it is outside the visible box (stepping through a big graph). */
@@ -280,5 +310,6 @@ export function revealNode(graph, id) {
   const vx = box.x + box.width / 2 - vw / 2;
   const vy = box.y + box.height / 2 - vh / 2;
   if (b.x >= vx && b.y >= vy && b.x + b.width <= vx + vw && b.y + b.height <= vy + vh) return;
-  setViewBox(graph, { ...box, x: b.x + b.width / 2 - box.width / 2, y: b.y + b.height / 2 - box.height / 2 });
+  const seen = centredOn(graph, b, vw, vh); // the visible area, then the box it shows
+  setViewBox(graph, { ...box, x: seen.x + (vw - box.width) / 2, y: seen.y + (vh - box.height) / 2 });
 }

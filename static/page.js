@@ -204,8 +204,11 @@ function refold(element) {
   const id = Number(element.slice(1));
   if (!model || !Number.isInteger(id)) return;
   const folded = new Set(model.fold.folded);
-  if (element.startsWith("c")) folded.delete(id);
-  else {
+  if (element.startsWith("c")) {
+    // open one level, as a tree does: the calls it made stay folded (a layer shows its neurons)
+    folded.delete(id);
+    for (const call of model.trace.calls) if (call.parent === id) folded.add(call.id);
+  } else {
     for (const call of model.trace.calls) if (within(model, call.id, id)) folded.delete(call.id);
     folded.add(id);
   }
@@ -281,7 +284,7 @@ function wire() {
   $("predict-reveal").addEventListener("click", () => answerQuiz(true));
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
-  $("zoom-fit").addEventListener("click", () => stepper.fit());
+  $("zoom-fit").addEventListener("click", () => stepper.whole());
   const view = () => (state.model ? { ...state, source: state.model.source } : null);
   wireShare($("share"), () => {
     const { model } = state;

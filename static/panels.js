@@ -9,7 +9,8 @@ import { GRAD_NONE, GRAD_PENDING } from "./model.js";
 export function buildInputs(container, model, ranges) {
   const rows = new Map();
   const children = [];
-  const inputs = [...model.trace.inputs].sort((a, b) => a.node - b.node); // in source order
+  // the inputs a name can set (made inside calls, an MLP's weights have no name of their own)
+  const inputs = model.trace.inputs.filter((i) => i.settable).sort((a, b) => a.node - b.node);
   for (const input of inputs) {
     const name = input.name;
     const value = model.byId[input.node].data;
@@ -30,7 +31,11 @@ export function buildInputs(container, model, ranges) {
     children.push(el("div", { class: "input-row" }, el("label", { class: "name", for: id, text: name }), slider, field, grads));
     rows.set(name, { slider, field, grads, shown: null, value: null });
   }
-  if (children.length === 0) children.push(el("p", { class: "hint", text: "This program has no inputs to vary." }));
+  const inside = model.trace.inputs.length - inputs.length;
+  if (inside) {
+    const lead = children.length ? `${inside} more inputs are` : `This program's ${inside} inputs are`;
+    children.push(el("p", { class: "hint", text: `${lead} made inside its calls (weights in a class): change them in the program.` }));
+  } else if (children.length === 0) children.push(el("p", { class: "hint", text: "This program has no inputs to vary." }));
   container.replaceChildren(...children);
   return rows;
 }
@@ -39,7 +44,7 @@ export function buildInputs(container, model, ranges) {
  * reveals the final grads, so predict mode shows it only once they are revealed. */
 export function paintInputs(rows, model, view, decimals, showNumeric, editing) {
   for (const input of model.trace.inputs) {
-    const row = rows.get(input.name);
+    const row = input.settable ? rows.get(input.name) : null;
     if (!row) continue;
     const value = model.byId[input.node].data;
     if (row.value !== value) {

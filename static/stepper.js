@@ -5,7 +5,7 @@
 // the trace has every step.
 
 import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
-import { fitGraph, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
+import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
@@ -33,7 +33,8 @@ export function createStepper(root, options = {}) {
     score: { right: 0, asked: 0 },
     ...options.state,
   };
-  const ui = { graph: null, view: null, painted: {}, timer: null, moved: false };
+  // view: "auto" (readable fit, follows the frame's size), "whole" (Fit), "moved" (zoomed or panned)
+  const ui = { graph: null, view: null, painted: {}, timer: null, mode: "auto" };
 
   function setState(patch) {
     Object.assign(state, patch);
@@ -208,7 +209,8 @@ export function createStepper(root, options = {}) {
       ui.graph = mountGraph(part("graph"), svg, model);
       ui.view = null;
     }
-    const where = at ? clampStep(model, at.phase ?? "backward", at.step) : clampStep(model, "backward", null);
+    // no step asked for: the finished picture, the end of the walk
+    const where = at ? clampStep(model, at.phase ?? "backward", at.step) : fromTimeline(model, timelineLength(model) - 1);
     const selected = state.selected !== null && state.selected < model.count ? state.selected : null;
     // predict mode: the answers given so far hold for this program until its text changes
     const sameProgram = source === state.model?.source;
@@ -217,15 +219,23 @@ export function createStepper(root, options = {}) {
     if (!kept) fit();
   }
 
-  /** The whole graph in view (the first view of every graph, and Fit). */
+  /** The first view of every graph: the whole graph if its text is readable so; otherwise
+   * readable, around the current node (or the output), following the steps. */
   function fit() {
-    ui.moved = false;
+    ui.mode = "auto";
+    const id = ui.view?.current >= 0 ? ui.view.current : state.model?.trace.output;
+    if (ui.graph) fitReadable(ui.graph, id);
+  }
+
+  /** The whole graph in view, however small (Fit, and the 0 key). */
+  function whole() {
+    ui.mode = "whole";
     if (ui.graph) fitGraph(ui.graph);
   }
 
   function zoom(factor, x = null, y = null) {
     if (!ui.graph) return;
-    ui.moved = true;
+    ui.mode = "moved";
     zoomGraph(ui.graph, factor, x, y);
   }
 
@@ -269,7 +279,7 @@ export function createStepper(root, options = {}) {
         if (!view.hasPointerCapture(e.pointerId)) view.setPointerCapture(e.pointerId);
         view.classList.add("panning");
         panGraph(ui.graph, dx, dy);
-        ui.moved = true;
+        ui.mode = "moved";
       }
       drag.x = e.clientX;
       drag.y = e.clientY;
@@ -303,7 +313,10 @@ export function createStepper(root, options = {}) {
       select(id);
     });
     // while the user has not zoomed or panned, the graph stays fitted as its frame changes size
-    new ResizeObserver(() => ui.graph && !ui.moved && fit()).observe(view);
+    new ResizeObserver(() => {
+      if (ui.graph && ui.mode === "auto") fit();
+      else if (ui.graph && ui.mode === "whole") whole();
+    }).observe(view);
   }
 
   function select(id) {
@@ -371,7 +384,7 @@ export function createStepper(root, options = {}) {
         zoom(0.8);
         break;
       case "0":
-        fit();
+        whole();
         break;
       default:
     }
@@ -392,6 +405,7 @@ export function createStepper(root, options = {}) {
     setPredict,
     setOver,
     fit,
+    whole,
     onKey,
     info,
     position,

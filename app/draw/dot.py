@@ -59,33 +59,58 @@ def check_drawable(count: int) -> None:
         )
 
 
-# Sizes of the drawing in points, for choosing a direction before any layout: a value's box
-# (three rows, and the op's cell), and the gaps between ranks and between nodes.
-_VALUE_BOX = (82.0, 58.0)
+# Sizes in points, for choosing a direction before any layout (measured from Graphviz's
+# output): a value's box by direction (its op's cell is on the side its operands come from), a
+# constant's, a folded call's (a title row, then one row per value it lists), and the gaps
+# between ranks and between nodes.
+_VALUE_BOX = {"LR": (90.0, 51.0), "TB": (77.0, 64.0)}
+_CONSTANT_BOX = (22.0, 22.0)
+_CALL_WIDTH, _CALL_ROW = 181.0, 17.0
 _RANKSEP, _NODESEP = 7.2, 8.6
 SLIDE_ASPECT = 16 / 9  # the view an image or an export is drawn for
+LR_PREFERENCE = 0.9  # left to right unless top to bottom draws the graph this much larger
 
 
 def choose_rankdir(trace: Trace, aspect: float | None = None, fold: Fold | None = None) -> Rankdir:
     """The direction in which the graph, fitted to a view of ``aspect`` (width / height), is
     drawn largest: a long chain left to right, a wide tree top to bottom. Estimated from the
-    graph's ranks (longest path from the inputs, boxes of folded calls counted once), as
+    graph's ranks (longest path from the inputs) and the size of what each rank holds, as
     Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
     units = fold.units if fold else tuple(f"n{n.id}" for n in trace.nodes)
     rank = dict.fromkeys(units, 0)
+    constants = {f"n{n.id}" for n in trace.nodes if n.kind == "constant"}
     for e in sorted(trace.edges, key=lambda e: e.target):  # ids are in creation order
         source, target = units[e.source], units[e.target]
-        if source != target:
+        if source != target and source not in constants:
             rank[target] = max(rank[target], rank[source] + 1)
-    width: dict[int, int] = {}
-    for r in rank.values():
-        width[r] = width.get(r, 0) + 1
-    ranks, breadth = max(width) + 1, max(width.values())
-    box_w, box_h = _VALUE_BOX
-    lr = min(aspect / (ranks * (box_w + 2 * _RANKSEP)), 1 / (breadth * (box_h + _NODESEP)))
-    tb = min(aspect / (breadth * (box_w + _NODESEP)), 1 / (ranks * (box_h + 2 * _RANKSEP)))
-    return "LR" if lr >= tb else "TB"
+    for e in trace.edges:  # a constant sits just before what uses it, as Graphviz puts it
+        if units[e.source] in constants:
+            rank[units[e.source]] = max(rank[units[e.target]] - 1, 0)
+    by_rank: dict[int, list[str]] = {}
+    for unit, r in rank.items():
+        by_rank.setdefault(r, []).append(unit)
+    fits = {}
+    for rankdir in ("LR", "TB"):
+        ranks = [[_unit_size(u, trace, fold, rankdir) for u in us] for us in by_rank.values()]
+        # left to right, a rank is a column: as wide as its widest, as tall as all of it
+        along = sum(max(w for w, _ in boxes) + 2 * _RANKSEP for boxes in ranks)
+        across = max(sum(h + _NODESEP for _, h in boxes) for boxes in ranks)
+        if rankdir == "TB":
+            along = sum(max(h for _, h in boxes) + 2 * _RANKSEP for boxes in ranks)
+            across = max(sum(w + _NODESEP for w, _ in boxes) for boxes in ranks)
+        width, height = (along, across) if rankdir == "LR" else (across, along)
+        fits[rankdir] = min(aspect / width, 1 / height)
+    # near a tie, left to right: it reads as the program does, and estimates are rough
+    return "LR" if fits["LR"] >= LR_PREFERENCE * fits["TB"] else "TB"
+
+
+def _unit_size(unit: str, trace: Trace, fold: Fold | None, rankdir: Rankdir) -> tuple[float, float]:
+    if unit.startswith("c"):
+        rows = len(fold.listed.get(int(unit[1:]), ())) if fold else 0
+        return _CALL_WIDTH, _CALL_ROW * (1 + max(rows, 1))
+    node = trace.nodes[int(unit[1:])]
+    return _CONSTANT_BOX if node.kind == "constant" else _VALUE_BOX[rankdir]
 
 
 def dot_source(trace: Trace, rankdir: Rankdir = "LR", fold: Fold | None = None) -> str:
@@ -105,6 +130,10 @@ def dot_source(trace: Trace, rankdir: Rankdir = "LR", fold: Fold | None = None) 
         # Bound network simplex and crossing minimisation: a 1,500-value graph then lays out in
         # about a second, at the price of a few longer edges.
         graph += " nslimit=2 nslimit1=2 mclimit=0.2"
+    elif trace.calls:
+        # Calls stay in the program's order (MLP 1 before MLP 2, the lecture's data points in
+        # turn), which full crossing minimisation shuffles to save a crossing or two.
+        graph += " mclimit=0.01"
     head = [
         f"digraph {{\n\tgraph [{graph}]\n",
         f'\tnode [fontname="{FONT}" fontsize=14 margin="0.03,0.02" shape=record]\n',

@@ -38,6 +38,8 @@ def graph_aspect(aspect: Aspect, lines: int = 5) -> float:
 def caption(trace: Trace, phase: Phase | None, step: int | None) -> list[list[str]]:
     """The explanation of a step as lines of cells: a title, then what the page writes."""
     d = DEFAULT_DECIMALS
+    if (phase is None or step is None) and trace.updates:
+        phase, step = "update", 0  # the end of the walk
     if phase is None or step is None:
         out = trace.nodes[trace.output]
         return [[f"{out.name} = {render((out.data,), d)}, every grad found"]]

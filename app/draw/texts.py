@@ -8,14 +8,15 @@ from __future__ import annotations
 from app.draw.dot import short_label
 from app.draw.fold import Fold
 from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, format_number
-from engine.steps import Phase, StepState, finished, state_at
+from engine.steps import Phase, StepState, finished, state_at, updated
 from engine.trace import Trace
 
 
 def step_state(trace: Trace, phase: Phase | None = None, step: int | None = None) -> StepState:
-    """The state at ``step`` of ``phase``; with no phase, the finished picture."""
+    """The state at ``step`` of ``phase``; with no phase, the finished picture: the end of the
+    walk (after the program's update, when it makes one)."""
     if phase is None or step is None:
-        return finished(trace)
+        return updated(trace) if trace.updates else finished(trace)
     return state_at(trace, phase, step)
 
 

@@ -56,7 +56,7 @@ def trace(program: Program) -> Trace:
     names = Names(program, ids, order)
     results = {v: names.result(v) for v in order if v.op is not None}
     walk = BackwardWalk(order, root, ids, names, results, program)
-    checks = _input_checks(order, root, ids, names)  # runs backward(): the grads below are its
+    checks = _input_checks(order, root, ids, names, program)  # runs backward(): grads below
     forward_at = {v: i for i, v in enumerate(v for v in order if v.op is not None)}
     call = innermost_calls(program, ids)
     scale = max((abs(v.grad) for v in order if not v.constant), default=0.0)
@@ -98,8 +98,8 @@ def trace(program: Program) -> Trace:
     backward = walk.steps(scale, backward_title)
     kept = [u for u in program.updates if u.value in ids]
     updates = tuple(Update(ids[u.value], u.before, u.after) for u in kept)
-    changed = [(_qualified(nodes[ids[u.value]], calls.where), u.before, u.after, u.span)
-               for u in kept]  # fmt: skip
+    changed = [(nodes[ids[u.value]].name, calls.where.get(ids[u.value], ""), u.before, u.after,
+                u.span) for u in kept]  # fmt: skip
     update_title, update_text = notation.update_text(program.source, changed)
     return Trace(ids[root], nodes, edges, forward, backward, checks,
                  calls.infos(edges, forward, backward), updates, update_title, update_text,
@@ -117,11 +117,6 @@ def trace_value(root: Value) -> Trace:
     return trace(empty)
 
 
-def _qualified(node: Node, where: dict[int, str]) -> str:
-    """``w[0] (Neuron 3, Layer 1)`` when other nodes are named w[0] too."""
-    return f"{node.name} ({where[node.id]})" if node.id in where else node.name
-
-
 def _kind(v: Value, root: Value) -> Kind:
     if v is root:
         return "output"
@@ -131,7 +126,7 @@ def _kind(v: Value, root: Value) -> Kind:
 
 
 def _input_checks(
-    order: list[Value], root: Value, ids: dict[Value, int], names: Names
+    order: list[Value], root: Value, ids: dict[Value, int], names: Names, program: Program
 ) -> tuple[InputCheck, ...]:
     """Central differences for as many inputs as MAX_CHECK_EVALUATIONS allows: each input costs
     three re-evaluations of every op in the graph."""
@@ -140,11 +135,18 @@ def _input_checks(
     affordable = MAX_CHECK_EVALUATIONS // max(3 * ops, 1)
     checked = inputs[:affordable]
     rows = check_graph(root, checked)  # zero grads, backward(), then the nudges
+
+    def settable(v: Value) -> bool:  # a top-level name that a request's values can set
+        return program.inputs.get(names(v)) is v
+
     result = [
-        InputCheck(ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error, False)
+        InputCheck(
+            ids[v], names(v), r.autograd, r.numeric, r.abs_error, r.rel_error, False, settable(v)
+        )
         for v, r in zip(checked, rows, strict=True)
     ]
     result += [
-        InputCheck(ids[v], names(v), v.grad, None, None, None, True) for v in inputs[affordable:]
+        InputCheck(ids[v], names(v), v.grad, None, None, None, True, settable(v))
+        for v in inputs[affordable:]
     ]
     return tuple(result)

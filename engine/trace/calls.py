@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from engine import notation
 from engine.language import Call, Program
-from engine.notation import Part, Parts, joined
+from engine.notation import Parts
 from engine.trace.data import BackwardStep, CallInfo, Edge, ForwardStep, Node
 from engine.value import Value
 
@@ -45,8 +45,10 @@ class Calls:
     def inside(self, node: int) -> str:
         """``in Neuron 3, Layer 1, MLP(3, [4, 4, 1])``: every call around a node, innermost
         first; "" at the top level."""
+        return self._chain(self.nodes[node].call)
+
+    def _chain(self, call: int | None) -> str:
         chain = []
-        call = self.nodes[node].call
         while call is not None:
             chain.append(self.titles[call])
             call = self.parents[call]
@@ -70,6 +72,7 @@ class Calls:
             inputs = tuple(sorted({e.source for e in edges if first <= e.target <= last and
                                    not first <= e.source <= last}))  # fmt: skip
             title = self.titles[call.id]
+            around = self._chain(call.parent)  # "in MLP 1": which Layer 1 this is
             computed = [c for i in range(first, last + 1) if (c := nodes[i].computed_at) >= 0]
             sent = [sent_at[i] for i in range(first, last + 1) if i in sent_at]
             infos.append(
@@ -82,26 +85,27 @@ class Calls:
                     last=last,
                     outputs=outputs,
                     inputs=inputs,
-                    forward=_forward(title, [nodes[o] for o in outputs]),
+                    forward=_forward([nodes[o] for o in outputs], self.where),
                     backward=_backward(first, last, nodes, backward, self.where),
-                    forward_title=_run_title("forward", computed, len(forward), title),
-                    backward_title=_run_title("backward", sent, len(backward), title),
+                    forward_title=_run_title("forward", computed, len(forward), title, around),
+                    backward_title=_run_title("backward", sent, len(backward), title, around),
                 )
             )
         return tuple(infos)
 
 
-def _run_title(phase: str, steps: list[int], count: int, title: str) -> str:
+def _run_title(phase: str, steps: list[int], count: int, title: str, around: str) -> str:
     """The title of a folded call's run of steps, stepped over as one (its steps are one run:
     ids are in creation order)."""
     if not steps:
         return ""
-    return notation.step_title(phase, min(steps), max(steps), count, f"{title}, folded")
+    return notation.step_title(phase, min(steps), max(steps), count, f"{title}, folded", around)
 
 
 def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
-    """``MLP(3, [4, 4, 1])`` for a call written once; ``Neuron 3`` for the third of several
-    among the calls made by the same caller."""
+    """``MLP(3, [4, 4, 1])`` for a call the program writes once; otherwise by what is called,
+    ``Neuron 3`` for the third of several made by the same caller (``n(x)`` inside a layer
+    says less than ``Neuron``)."""
 
     def text(c: Call) -> str:
         return lines[c.span.line - 1][c.span.column - 1 : c.span.end_column - 1]
@@ -111,8 +115,8 @@ def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
     seen: Counter[tuple[int | None, str]] = Counter()
     titles = {}
     for c in calls:
-        if written[(c.parent, text(c))] == 1 and 0 < len(text(c)) <= 24:
-            titles[c.id] = text(c)  # written once: MLP(3, [4, 4, 1])
+        if c.parent is None and written[(None, text(c))] == 1 and 0 < len(text(c)) <= 24:
+            titles[c.id] = text(c)  # written once in the program: MLP(3, [4, 4, 1])
         elif repeated[(c.parent, c.name)] > 1:
             seen[(c.parent, c.name)] += 1
             titles[c.id] = f"{c.name} {seen[(c.parent, c.name)]}"  # n(x) in a loop: MLP 2
@@ -140,14 +144,15 @@ def _where(
     return where
 
 
-def _forward(title: str, outputs: list[Node]) -> Parts:
-    """``Neuron 3: out = 0.7612``: what a folded call computed, as one forward step."""
-    parts: list[Part] = [f"{title}: "]
+def _forward(outputs: list[Node], where: dict[int, str]) -> tuple[Parts, ...]:
+    """What a folded call computed, as one forward step: a line per value it hands back,
+    ``out = 0.7612 (Neuron 3, Layer 1)`` when others share its name."""
     if len(outputs) > MAX_LISTED_OUTPUTS:
-        return (f"{title}: {len(outputs)} values computed",)
-    for k, out in enumerate(outputs):
-        parts += [", " if k else "", f"{out.name} = ", out.data]
-    return joined(parts)
+        return ((f"{len(outputs)} values computed",),)
+    return tuple(
+        (f"{out.name} = ", out.data, f"   ({where[out.id]})" if out.id in where else "")
+        for out in outputs
+    )
 
 
 def _backward(

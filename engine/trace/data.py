@@ -83,6 +83,7 @@ class InputCheck:
     abs_error: float | None
     rel_error: float | None
     skipped: bool  # True: not checked, the graph is too large (MAX_CHECK_EVALUATIONS)
+    settable: bool  # named at the program's top level: a request's values can set it
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ class CallInfo:
     last: int
     outputs: tuple[int, ...]  # its values used outside it
     inputs: tuple[int, ...]  # the values from outside that it uses
-    forward: Parts  # stepped over: "Neuron 3: out = 0.7612"
+    forward: tuple[Parts, ...]  # stepped over: "out = 0.7612 (Neuron 3, Layer 1)", a line each
     backward: tuple[Parts, ...]  # stepped over: "x.grad += 0.1 (through Neuron 3), x.grad: …"
     forward_title: str  # its forward steps as one: "Forward steps 4–9 of 40 · Neuron 3, folded"
     backward_title: str  # "" when it has no such steps

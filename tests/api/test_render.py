@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import engine
 from app.draw.dot import MAX_DRAWN_VALUES, PLACEHOLDER, choose_rankdir, dot_source, record_field
+from app.draw.fold import fold_view, folded_calls, parse_fold
 from app.draw.layout import Layout
 from app.draw.texts import slot_texts, step_state
 from app.numbers import BOX_CHARS, format_number
-from app.presets import MICROGRAD_README
+from app.presets import MICROGRAD_README, PRESETS
 from engine import GradstepError, Value, trace_value
 from engine.steps import grad_bin
 from engine.trace import Trace
@@ -110,14 +112,36 @@ def test_rankdir_and_big_graph_settings_reach_the_dot() -> None:
     assert "nslimit=2" in dot_source(trace_value(x))
 
 
+def _drawn_scale(t: Trace, rankdir: str, aspect: float, fold=None) -> float:
+    """How large Graphviz's drawing comes out in a view of ``aspect`` (pixels per point)."""
+    svg = subprocess.run(
+        ["dot", "-Tsvg"], input=dot_source(t, rankdir, fold), capture_output=True, text=True
+    ).stdout
+    match = re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) ([\d.]+)"', svg)
+    assert match
+    return min(aspect / float(match[1]), 1 / float(match[2]))
+
+
 def test_the_direction_that_fills_the_view_is_chosen() -> None:
     chain = Value(1.0, label="x")
     for _ in range(12):
         chain = chain.tanh()
-    wide = sum((Value(float(i), label=f"x{i}") * 2.0 for i in range(12)), Value(0.0, label="s"))
+    leaves = [Value(float(i), label=f"x{i}") for i in range(16)]
+    while len(leaves) > 1:  # a balanced tree: 16 inputs side by side, four sums deep
+        leaves = [a + b for a, b in zip(leaves[::2], leaves[1::2], strict=True)]
     assert choose_rankdir(trace_value(chain), 16 / 9) == "LR"  # a long chain lies down
     assert choose_rankdir(trace_value(chain), 9 / 16) == "TB"  # ... or stands up on a phone
-    assert choose_rankdir(trace_value(wide), 16 / 9) == "TB"  # twelve inputs side by side
+    assert choose_rankdir(trace_value(leaves[0]), 16 / 9) == "TB"
+
+
+@pytest.mark.parametrize("aspect", [16 / 9, 2.7, 0.6])
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
+def test_the_chosen_direction_draws_the_graph_nearly_as_large_as_the_best(preset, aspect) -> None:
+    """Against the real layout: the estimate may prefer left to right near a tie, never by much."""
+    t = engine.trace(engine.parse(preset.source))
+    fold = fold_view(t, folded_calls(t, parse_fold(None)))
+    scale = {rankdir: _drawn_scale(t, rankdir, aspect, fold) for rankdir in ("LR", "TB")}
+    assert scale[choose_rankdir(t, aspect, fold)] >= 0.85 * max(scale.values())
 
 
 def test_too_many_values_is_refused_by_name() -> None:

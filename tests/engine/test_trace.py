@@ -179,7 +179,8 @@ def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> Non
         assert [n.id for n in made] == list(range(c.first, c.last + 1))  # one unbroken run
         assert c.inputs == (0, 1) and len(c.outputs) == 1
     (out,) = first.outputs
-    assert first.forward == (f"f(a, b): {t.nodes[out].name} = ", t.nodes[out].data)
+    # both calls hand back a tanh(y): the line says which
+    assert first.forward == ((f"{t.nodes[out].name} = ", t.nodes[out].data, "   (f(a, b))"),)
     # stepped over, its backward run sends gradient to a and to b: one line each
     assert sorted(line[0] for line in first.backward) == ["a.grad += ", "b.grad += "]
 
@@ -297,7 +298,8 @@ def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
     t = trace(parse(LECTURE_MLP))
     assert len(t.updates) == 41  # every parameter of MLP(3, [4, 4, 1])
     assert t.update_title == "After backward: p.data += -0.1 * p.grad changes 41 values"
-    assert t.update_text[0][0].endswith(".data: ") and len(t.update_text) == 7  # 6 and "… more"
+    assert t.update_text[0][0] == "w[0].data (Neuron 1, Layer 1): "  # which w[0] it is
+    assert len(t.update_text) == 7  # 6 values and "… and 35 more"
     for u in t.updates:
         assert t.nodes[u.node].data == u.before  # the graph keeps its forward pass's numbers
         assert u.after == pytest.approx(u.before - 0.1 * t.nodes[u.node].grad)
