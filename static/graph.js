@@ -258,11 +258,12 @@ function nodeBox(graph, id) {
 }
 
 /** Text size targets from the graph frame's CSS (app.css; Present mode and the embed set their
- * own): below --graph-min-text px the whole graph is unreadable, so show --graph-read-text. */
+ * own): below --graph-min-text px the whole graph is unreadable, so show --graph-read-text; a
+ * small graph is not blown up past --graph-max-text. */
 function textTargets(container) {
   const style = getComputedStyle(container);
   const px = (name, fallback) => Number.parseFloat(style.getPropertyValue(name)) || fallback;
-  return { min: px("--graph-min-text", 9), read: px("--graph-read-text", 13) };
+  return { min: px("--graph-min-text", 9), read: px("--graph-read-text", 13), max: px("--graph-max-text", 32) };
 }
 
 /** The whole graph when its text is readable that way; otherwise a view around node `id` with
@@ -271,10 +272,19 @@ function textTargets(container) {
 export function fitReadable(graph, id) {
   sizeToContainer(graph, graph.container); // another ResizeObserver may not have told it yet
   fitGraph(graph);
-  const { min, read } = textTargets(graph.container);
+  const { min, read, max } = textTargets(graph.container);
   const home = graph.viewBox;
   const scale = 1 / unitsPerPixel(graph, home); // pixels per drawing unit
-  if (graph.fontSize * scale >= min || graph.size.width < 2) return false;
+  if (graph.size.width < 2) return false;
+  if (graph.fontSize * scale > max) {
+    // two boxes should not fill a projector: at most --graph-max-text, centred
+    const k = (graph.fontSize * scale) / max;
+    const width = home.width * k;
+    const height = home.height * k;
+    setViewBox(graph, { x: home.x - (width - home.width) / 2, y: home.y - (height - home.height) / 2, width, height });
+    return false;
+  }
+  if (graph.fontSize * scale >= min) return false;
   const s = graph.fontSize / read; // drawing units per pixel at the readable size
   const width = Math.min(graph.size.width * s, home.width);
   const height = Math.min(graph.size.height * s, home.height);

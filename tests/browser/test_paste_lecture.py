@@ -1,0 +1,235 @@
+"""The whole lecture pasted into the editor, as a teacher would: micrograd's README, the
+lecture's neuron cells (with the notebook's own helpers around them), its MLP, micrograd.nn's
+MLP and demo.ipynb's loss cell. Each draws, steps, and ends with the program's update; the MLP
+folds by layer, opens one level at a time, and steps over a folded call or into it. The text
+stays readable on a projector and a phone (issue 14; issue 13 for the sizes)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+from browser_wait import wait_for
+
+from app.lecture import (
+    DEMO,
+    LECTURE_MLP,
+    LECTURE_NEURON,
+    LECTURE_NOTEBOOK_NEURON,
+    MICROGRAD_NN_MLP,
+    MICROGRAD_README,
+)
+from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, format_number
+from engine import parse, trace
+
+pytestmark = pytest.mark.browser
+
+PROGRAMS = {
+    "readme": MICROGRAD_README,
+    "lecture-neuron": LECTURE_NEURON,
+    "notebook-neuron": LECTURE_NOTEBOOK_NEURON,
+    "lecture-mlp": LECTURE_MLP,
+    "micrograd-nn-mlp": MICROGRAD_NN_MLP,
+    "demo-4-moons": DEMO,
+}
+SIZES = [(1280, 720), (1920, 1080), (390, 844)]
+
+
+def runs(page) -> int:
+    return int(page.locator("#graph-view").get_attribute("data-runs") or 0)
+
+
+def drawn(page, before: int) -> None:
+    wait_for(page, "n => Number(document.querySelector('#graph-view').dataset.runs) > n", before)
+
+
+def position(page) -> str:
+    return page.locator("#position").inner_text()
+
+
+def title(page) -> str:
+    return page.locator("#explanation .step-title").inner_text()
+
+
+def paste(page, source: str) -> None:
+    """Into the editor of the landing page, then Ctrl-Enter: what a teacher does."""
+    page.goto("/")
+    drawn(page, 0)
+    before = runs(page)
+    editor = page.locator("#source")
+    editor.fill("")
+    editor.focus()
+    page.keyboard.insert_text(source)  # one input event, as a paste gives
+    page.keyboard.press("Control+Enter")
+    drawn(page, before)
+
+
+def text_of(page, selector: str) -> str:
+    """An SVG text's content (inner_text is for HTML elements)."""
+    return page.locator(selector).text_content() or ""
+
+
+def number(x: float) -> str:
+    return format_number(x, DEFAULT_DECIMALS, BOX_CHARS)
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_a_pasted_lecture_program_draws_steps_and_ends_with_its_update(page, shot, name) -> None:
+    source = PROGRAMS[name]
+    t = trace(parse(source))
+    paste(page, source)
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+    # the output's numbers, in its own box or listed in the folded call that made it
+    out = t.nodes[t.output]
+    assert text_of(page, f"#graph-view #n{out.id}-data") == number(out.data)
+    assert text_of(page, f"#graph-view #n{out.id}-grad") == number(1.0)
+    # what the language skipped is said under the editor
+    notes = page.locator("#notes")
+    assert notes.is_visible() == bool(t.notes)
+    for note in t.notes:
+        assert note in notes.inner_text()
+    # the finished picture is the end of the walk: after the update, when there is one
+    if t.updates:
+        assert position(page) == "update"
+        assert title(page) == t.update_title
+    else:
+        assert position(page) == f"backward {len(t.backward)}/{len(t.backward)}"
+    shot(page, f"paste-{name}")
+    # a clicker walks it: the start of the forward pass, then on
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    assert position(page).startswith("forward ")
+    seen = [position(page)]
+    presses = min(3, int(page.locator("#scrubber").get_attribute("max")))
+    for _ in range(presses):
+        page.keyboard.press("PageDown")
+        seen.append(position(page))
+    assert len(set(seen)) == presses + 1, seen  # every press moved on
+    page.keyboard.press("End")
+    finished = f"backward {len(t.backward)}/{len(t.backward)}"
+    assert position(page) == ("update" if t.updates else finished)
+
+
+def call_id(t, title: str, parent: str | None) -> int:
+    titles = {c.id: c.title for c in t.calls}
+    return next(
+        c.id
+        for c in t.calls
+        if c.title == title and (titles.get(c.parent) if c.parent is not None else None) == parent
+    )
+
+
+def open_box(page, call: int) -> None:
+    """Fit the whole graph (a big one opens zoomed to the step), then click the folded box."""
+    page.click("#zoom-fit")
+    before = runs(page)
+    page.locator(f"#graph-view #c{call}").click()
+    drawn(page, before)
+
+
+def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_or_into(
+    page, shot
+) -> None:
+    t = trace(parse(LECTURE_MLP))
+    paste(page, LECTURE_MLP)
+    boxes = page.locator("#graph-view g.call.folded")
+    assert boxes.count() == 15  # the parameters' 3 layers, and 3 layers for each of 4 points
+    assert page.locator("#graph-view g.node.value").count() < 40  # the loss's own values
+    layer = call_id(t, "Layer 1", "MLP 1")
+    open_box(page, layer)
+    # one level opens: the layer's frame around its four neurons, each still folded
+    assert page.locator(f"#graph-view #k{layer}").count() == 1
+    neurons = [c.id for c in t.calls if c.parent == layer]
+    assert len(neurons) == 4
+    for n in neurons:
+        assert page.locator(f"#graph-view #c{n}").count() == 1
+    fold = parse_qs(urlparse(page.url).query)["fold"][0]
+    assert str(layer) not in fold.split(",") and str(neurons[0]) in fold.split(",")
+    open_box(page, neurons[0])
+    # the neuron's own values: its weights' products, their sum and its tanh
+    inside = [n for n in t.nodes if n.call == neurons[0]]
+    assert {n.op for n in inside} >= {"mul", "add", "tanh"}
+    for n in inside:
+        assert page.locator(f"#graph-view #n{n.id}").count() == 1, n.name
+    shot(page, "lecture-mlp-neuron-open")
+
+    # stepping over a folded neuron is one step; into it, one per value
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    assert title(page) == t.forward[0].title  # inside the open Neuron 1
+    assert "in Neuron 1, Layer 1, MLP 1" in title(page)
+    over_steps = int(page.locator("#scrubber").get_attribute("max"))
+    for _ in range(8):
+        if "Neuron 2, folded" in title(page):
+            break
+        page.keyboard.press("PageDown")
+    assert title(page).startswith("Forward steps 8–14 of 304 · Neuron 2, folded · in Layer 1")
+    page.uncheck("#over")
+    into_steps = int(page.locator("#scrubber").get_attribute("max"))
+    assert into_steps > over_steps
+    assert position(page) == "forward 14/304"  # still where it was
+    page.check("#over")
+
+    # the fold is in the URL: a reload opens the same boxes
+    url = page.url
+    page.goto(url)
+    drawn(page, 0)
+    for n in inside:
+        assert page.locator(f"#graph-view #n{n.id}").count() == 1
+
+
+def test_the_update_shows_each_weights_new_data_when_unfolded(page) -> None:
+    t = trace(parse(LECTURE_MLP))
+    page.goto("/?" + urlencode({"source": LECTURE_MLP, "fold": "none"}))
+    drawn(page, 0)
+    assert position(page) == "update"
+    assert page.locator("#graph-view g.node.value.updated").count() == len(t.updates) == 41
+    first = t.updates[0]
+    assert text_of(page, f"#graph-view #n{first.node}-data") == number(first.after)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("PageUp")  # the last backward step: the data the forward pass used
+    assert position(page) == f"backward {len(t.backward)}/{len(t.backward)}"
+    assert page.locator("#graph-view g.node.value.updated").count() == 0
+    assert text_of(page, f"#graph-view #n{first.node}-data") == number(first.before)
+
+
+TEXT_PX = """() => {
+  const texts = [...document.querySelectorAll('#graph-view svg g.node text')]
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0);
+  const px = texts.map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')));
+  px.sort((a, b) => a - b);
+  const view = document.querySelector('#graph-view').getBoundingClientRect();
+  const current = document.querySelector('#graph-view g.current')?.getBoundingClientRect();
+  const inView = !current || (current.left >= view.left - 1 && current.right <= view.right + 1
+    && current.top >= view.top - 1 && current.bottom <= view.bottom + 1);
+  return {px: px[Math.floor(px.length / 2)], inView};
+}"""
+
+
+@pytest.mark.parametrize("preset", ["micrograd-readme", "lecture-neuron", "lecture-mlp"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_graph_is_readable_in_present_mode_and_on_a_phone(
+    browser, base_url, shot, preset, size
+) -> None:
+    width, height = size
+    phone = width < 600
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=base_url, color_scheme=scheme
+        )
+        page = context.new_page()
+        page.goto(f"/?preset={preset}")
+        drawn(page, 0)
+        if not phone:
+            page.click("#present")
+            wait_for(page, "() => document.body.classList.contains('presenting')")
+        page.locator("#graph-view").focus()
+        page.keyboard.press("PageDown")  # from the finished picture to the first step
+        page.keyboard.press("PageDown")
+        wait_for(page, "() => document.querySelector('#graph-view svg')")
+        measured = page.evaluate(TEXT_PX)
+        least = 13 if phone else 12  # px; Present mode reads from the back of the room
+        assert measured["px"] >= least - 0.01, measured
+        assert measured["inView"], "the step being explained is on screen"
+        shot(page, f"readable-{preset}-{width}x{height}-{scheme}")
+        context.close()
