@@ -5,7 +5,9 @@
 // the trace has every step.
 
 import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
+import { wireGraphInput } from "./graph-input.js";
 import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
+import { onStepKey } from "./keys.js";
 import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
@@ -266,45 +268,20 @@ export function createStepper(root, options = {}) {
 
   function wireGraph() {
     const view = part("graph");
-    let drag = null;
-    view.addEventListener("pointerdown", (e) => {
-      if (ui.graph && e.button === 0) drag = { x: e.clientX, y: e.clientY, moved: 0, id: e.pointerId };
-    });
-    view.addEventListener("pointermove", (e) => {
-      if (!drag || e.pointerId !== drag.id) return;
-      const dx = e.clientX - drag.x;
-      const dy = e.clientY - drag.y;
-      drag.moved += Math.abs(dx) + Math.abs(dy);
-      if (drag.moved > 4) {
-        if (!view.hasPointerCapture(e.pointerId)) view.setPointerCapture(e.pointerId);
-        view.classList.add("panning");
+    wireGraphInput(view, {
+      active: () => Boolean(ui.graph),
+      pan: (dx, dy) => {
         panGraph(ui.graph, dx, dy);
         ui.mode = "moved";
-      }
-      drag.x = e.clientX;
-      drag.y = e.clientY;
-    });
-    const end = (e) => {
-      if (!drag) return;
-      const click = drag.moved <= 4 && e.type === "pointerup";
-      drag = null;
-      view.classList.remove("panning");
-      const call = click ? e.target.closest?.("g.call") : null;
-      if (call) return options.onFold?.(call.id); // a box opens, a cluster's frame folds
-      const id = click ? nodeIdOf(e.target) : null;
-      if (id !== null) select(id);
-    };
-    view.addEventListener("pointerup", end);
-    view.addEventListener("pointercancel", end);
-    view.addEventListener(
-      "wheel",
-      (e) => {
-        if (!ui.graph) return;
-        e.preventDefault();
-        zoom(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
       },
-      { passive: false },
-    );
+      zoom,
+      click: (target) => {
+        const call = target.closest?.("g.call");
+        if (call) return options.onFold?.(call.id); // a box opens, a cluster's frame folds
+        const id = nodeIdOf(target);
+        if (id !== null) select(id);
+      },
+    });
     view.addEventListener("keydown", (e) => {
       const id = e.key === "Enter" || e.key === " " ? nodeIdOf(e.target) : null;
       if (id === null) return;
@@ -324,72 +301,6 @@ export function createStepper(root, options = {}) {
     options.onSelect?.(state.selected);
   }
 
-  /**
-   * The stepping keys, for a keydown listener on the document. PageDown / PageUp (what a
-   * presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom). They step whenever the
-   * user is not typing: a slider or a number field keeps its arrows but not PageUp/PageDown.
-   * options.release(reason): the embed hands the keys back to its deck past either end.
-   */
-  function onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    const t = e.target;
-    const editor = t instanceof HTMLTextAreaElement || t?.isContentEditable;
-    const field = t instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset"].includes(t.type);
-    const control = field || t instanceof HTMLSelectElement;
-    if (e.key === "PageDown" || e.key === "PageUp") {
-      if (editor) return; // the program's own page keys
-    } else if (editor || control) return; // arrows, Home, End, Space belong to the field
-    const atEnd = state.model && position() >= timelineLength(state.model) - 1;
-    switch (e.key) {
-      case "ArrowRight":
-      case "ArrowDown":
-      case "PageDown":
-        if (e.key === "ArrowDown" && !options.release) return;
-        e.preventDefault();
-        if (options.release && atEnd) options.release("end");
-        else next();
-        break;
-      case "ArrowLeft":
-      case "ArrowUp":
-      case "PageUp":
-        if (e.key === "ArrowUp" && !options.release) return;
-        e.preventDefault();
-        if (options.release && position() <= 0 && !state.quiz) options.release("start");
-        else prev();
-        break;
-      case "Home":
-        e.preventDefault();
-        goTo(0);
-        break;
-      case "End":
-        e.preventDefault();
-        goTo(Number.MAX_SAFE_INTEGER);
-        break;
-      case " ":
-        if (t instanceof HTMLButtonElement || control) return;
-        e.preventDefault();
-        togglePlay();
-        break;
-      case "Escape":
-        if (options.release) {
-          e.preventDefault();
-          options.release("escape");
-        }
-        break;
-      case "+":
-      case "=":
-        zoom(1.25);
-        break;
-      case "-":
-        zoom(0.8);
-        break;
-      case "0":
-        whole();
-        break;
-      default:
-    }
-  }
-
   const api = {
     state,
     setState,
@@ -406,11 +317,12 @@ export function createStepper(root, options = {}) {
     setOver,
     fit,
     whole,
-    onKey,
+    onKey: (e) => onStepKey(e, api, options.release),
     info,
     position,
     zoom,
     positionOf: (phase, step) => (state.model ? toTimeline(state.model, phase, Math.max(0, step)) : 0),
+    atEnd: () => Boolean(state.model) && position() >= timelineLength(state.model) - 1,
     get graph() {
       return ui.graph;
     },

@@ -1,0 +1,64 @@
+// The stepping keys, for a keydown listener on the document: PageDown / PageUp (what a
+// presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom). They step whenever the
+// user is not typing: a slider or a number field keeps its arrows but not PageUp/PageDown.
+
+/** Handle `e` for `stepper`; `release(reason)`: the embed hands the keys back to its deck past
+ * either end of the walk (and on Escape); without it the page keeps ↑ and ↓ for scrolling. */
+export function onStepKey(e, stepper, release = null) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = e.target;
+  const editor = t instanceof HTMLTextAreaElement || t?.isContentEditable;
+  const field = t instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset"].includes(t.type);
+  const control = field || t instanceof HTMLSelectElement;
+  if (e.key === "PageDown" || e.key === "PageUp") {
+    if (editor) return; // the program's own page keys
+  } else if (editor || control) return; // arrows, Home, End, Space belong to the field
+  switch (e.key) {
+    case "ArrowRight":
+    case "ArrowDown":
+    case "PageDown":
+      if (e.key === "ArrowDown" && !release) return;
+      e.preventDefault();
+      if (release && stepper.atEnd()) release("end");
+      else stepper.next();
+      break;
+    case "ArrowLeft":
+    case "ArrowUp":
+    case "PageUp":
+      if (e.key === "ArrowUp" && !release) return;
+      e.preventDefault();
+      if (release && stepper.position() <= 0 && !stepper.state.quiz) release("start");
+      else stepper.prev();
+      break;
+    case "Home":
+      e.preventDefault();
+      stepper.goTo(0);
+      break;
+    case "End":
+      e.preventDefault();
+      stepper.goTo(Number.MAX_SAFE_INTEGER);
+      break;
+    case " ":
+      if (t instanceof HTMLButtonElement || control) return;
+      e.preventDefault();
+      stepper.togglePlay();
+      break;
+    case "Escape":
+      if (release) {
+        e.preventDefault();
+        release("escape");
+      }
+      break;
+    case "+":
+    case "=":
+      stepper.zoom(1.25);
+      break;
+    case "-":
+      stepper.zoom(0.8);
+      break;
+    case "0":
+      stepper.whole();
+      break;
+    default:
+  }
+}
