@@ -188,8 +188,8 @@ def draw_dot(root):
   return dot
 """
 
-# lecture cell 9: the labelled neuron, o = n.tanh(), o.backward()
-LECTURE_NEURON_CELL = """\
+# lecture cells 9 and 11 start alike: the labelled neuron up to n
+_NEURON_UP_TO_N = """\
 # inputs x1,x2
 x1 = Value(2.0, label='x1')
 x2 = Value(0.0, label='x2')
@@ -203,28 +203,24 @@ x1w1 = x1*w1; x1w1.label = 'x1*w1'
 x2w2 = x2*w2; x2w2.label = 'x2*w2'
 x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
 n = x1w1x2w2 + b; n.label = 'n'
+"""
+
+# lecture cell 9: the labelled neuron, o = n.tanh(), o.backward()
+LECTURE_NEURON_CELL = (
+    _NEURON_UP_TO_N
+    + """\
 o = n.tanh(); o.label = 'o'
 o.backward()"""
+)
 
 # lecture cell 10
 LECTURE_DRAW_DOT_CELL = """\
 draw_dot(o)"""
 
 # lecture cell 11: tanh written with exp, draw_dot(o) at the end
-LECTURE_NEURON_EXP = """\
-# inputs x1,x2
-x1 = Value(2.0, label='x1')
-x2 = Value(0.0, label='x2')
-# weights w1,w2
-w1 = Value(-3.0, label='w1')
-w2 = Value(1.0, label='w2')
-# bias of the neuron
-b = Value(6.8813735870195432, label='b')
-# x1*w1 + x2*w2 + b
-x1w1 = x1*w1; x1w1.label = 'x1*w1'
-x2w2 = x2*w2; x2w2.label = 'x2*w2'
-x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
-n = x1w1x2w2 + b; n.label = 'n'
+LECTURE_NEURON_EXP = (
+    _NEURON_UP_TO_N
+    + """\
 # ----
 e = (2*n).exp()
 o = (e - 1) / (e + 1)
@@ -232,6 +228,7 @@ o = (e - 1) / (e + 1)
 o.label = 'o'
 o.backward()
 draw_dot(o)"""
+)
 
 # lecture cell 14: Neuron, Layer and MLP with tanh neurons
 LECTURE_MLP_CELL = """\

@@ -4,22 +4,9 @@ the same parts: tests/browser/test_notation_page.py)."""
 from __future__ import annotations
 
 import engine
+from app.lecture import LECTURE_NEURON_CELL as LECTURE_NEURON
 from app.numbers import render
 from engine.trace import Contribution, Node, Trace
-
-LECTURE_NEURON = """\
-x1 = Value(2.0, label='x1')
-x2 = Value(0.0, label='x2')
-w1 = Value(-3.0, label='w1')
-w2 = Value(1.0, label='w2')
-b = Value(6.8813735870195432, label='b')
-x1w1 = x1*w1; x1w1.label = 'x1*w1'
-x2w2 = x2*w2; x2w2.label = 'x2*w2'
-x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
-n = x1w1x2w2 + b; n.label = 'n'
-o = n.tanh(); o.label = 'o'
-o.backward()
-"""
 
 
 def traced(source: str) -> Trace:
