@@ -145,7 +145,6 @@ class TrainLimitsOut(Strict):
     max_epochs: int
     max_work: int = Field(description="points × parameters × epochs")
     max_jobs: int
-    max_inspect_values: int
 
 
 class TrainParametersOut(Strict):

@@ -33,7 +33,7 @@ from app.schemas import (
 )
 from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
-from engine.lab.point_program import MAX_INSPECT_VALUES, point_program
+from engine.lab.point_program import point_program
 from engine.lab.train import (
     PRESETS,
     TrainConfig,
@@ -120,7 +120,6 @@ def get_options() -> dict[str, Any]:
         "max_epochs": MAX_TRAIN_EPOCHS,
         "max_work": MAX_TRAIN_WORK,
         "max_jobs": MAX_TRAINING_JOBS,
-        "max_inspect_values": MAX_INSPECT_VALUES,
     }
     return {"presets": presets, "limits": limits}
 

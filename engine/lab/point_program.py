@@ -1,10 +1,11 @@
 """One data point's loss as a program in gradstep's language, for "Inspect one point".
 
-The point's coordinates and every weight become named inputs (x1, x2, w1_3_2 is layer 1,
-neuron 3, weight 2; b1_3 its bias), each hidden unit a named line, in the same order of sums as
-``engine.nn`` and the same formulas as ``engine.losses``, so the program's output is the
-model's loss for that point. Numbers are written with ``repr``, which reads back exactly.
-The L2 term is left out: it is the same for every point and would double the drawing.
+The program is written as the micrograd lecture writes a network: Neuron, Layer and MLP
+classes, the trained weights as numbers handed to MLP (so building it is one call, folded into
+one box), the point's coordinates as the inputs x1 and x2 (their sliders move the point), and
+the loss below. Sums run in ``engine.nn``'s order and the loss is ``engine.losses``' formula, so
+the program's output is the model's loss for that point, exactly. Numbers are written with
+``repr``, which reads back exactly. The L2 term is left out: it is the same for every point.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import GradstepError
+from engine.graph import topological_order
 from engine.lab.train import Setup, data_loss
-
-MAX_INSPECT_VALUES = 400  # values in one point's loss graph; past this the stepper is unreadable
+from engine.language import parse
+from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,16 +26,40 @@ class PointProgram:
     values: int  # values in the program's graph
 
 
-def graph_size(setup: Setup) -> int:
-    """Values in one point's loss graph: inputs, weights, products, sums, activations, loss."""
-    count = 2
-    nin = 2
-    for layer in setup.model.layers:
-        activated = layer.neurons[0].activation != "linear"
-        count += len(layer.neurons) * (3 * nin + 1 + activated)
-        nin = len(layer.neurons)
-    loss = setup.config.loss
-    return count + {"hinge": 3, "mse": 4, "bce": 7}.get(loss, 4 * nin + 1)
+CLASSES = """\
+class Neuron:
+  def __init__(self, numbers, nonlin):
+    self.w = [Value(wi) for wi in numbers[:-1]]
+    self.b = Value(numbers[-1])
+    self.nonlin = nonlin
+
+  def __call__(self, x):
+    act = sum((wi*xi for wi, xi in zip(self.w, x)), self.b)
+    if self.nonlin == 'relu':
+      return act.relu()
+    if self.nonlin == 'tanh':
+      return act.tanh()
+    if self.nonlin == 'sigmoid':
+      return act.sigmoid()
+    return act
+
+class Layer:
+  def __init__(self, neurons, nonlin):
+    self.neurons = [Neuron(numbers, nonlin) for numbers in neurons]
+
+  def __call__(self, x):
+    out = [n(x) for n in self.neurons]
+    return out[0] if len(out) == 1 else out
+
+class MLP:
+  def __init__(self, weights, nonlins):
+    self.layers = [Layer(neurons, nonlin) for neurons, nonlin in zip(weights, nonlins)]
+
+  def __call__(self, x):
+    for layer in self.layers:
+      x = layer(x)
+    return x
+"""
 
 
 def point_program(setup: Setup, index: int) -> PointProgram:
@@ -41,44 +67,48 @@ def point_program(setup: Setup, index: int) -> PointProgram:
         raise GradstepError(
             f"point: there is no point {index} (the dataset has {len(setup.points)})", "value"
         )
-    size = graph_size(setup)
-    if size > MAX_INSPECT_VALUES:
-        raise GradstepError(
-            f"this model's loss graph for one point has {size:,} values; the stepper draws at "
-            f"most {MAX_INSPECT_VALUES:,} (MAX_INSPECT_VALUES): use fewer or smaller hidden "
-            "layers to inspect a point",
-            kind="limit",
-        )
     x = setup.points[index]
     label = setup.labels[index]
+    layers = setup.model.layers
+    weights = ["weights = [  # layer by layer, a neuron per line: its weights, then its bias"]
+    for i, layer in enumerate(layers, start=1):
+        weights.append(f"  [  # layer {i}")
+        for neuron in layer.neurons:
+            numbers = ", ".join(repr(p.data) for p in (*neuron.w, neuron.b))
+            weights.append(f"    [{numbers}],")
+        weights.append("  ],")
+    weights.append("]")
+    nonlins = [layer.neurons[0].activation for layer in layers]
+    width = len(layers[-1].neurons)  # one score, or one per class
+    outputs = ["score"] if width == 1 else [f"s[{k}]" for k in range(width)]
     lines = [
-        f"# {setup.config.loss} loss of point {index} at ({x[0]:.4g}, {x[1]:.4g}), class {label}",
+        f"# the training lab's model and its {setup.config.loss} loss on point {index} at "
+        f"({x[0]:.4g}, {x[1]:.4g}), class {label}",
+        CLASSES,
+        *weights,
+        f"model = MLP(weights, {nonlins!r})",
+        "",
         f"x1 = {x[0]!r}",
         f"x2 = {x[1]!r}",
+        f"{'score' if width == 1 else 's'} = model([x1, x2])",
     ]
-    inputs = ["x1", "x2"]
-    layers = setup.model.layers
-    for i, layer in enumerate(layers, start=1):
-        last = i == len(layers)
-        width = len(layer.neurons)
-        lines.append(f"# layer {i}: {width} neuron{'s' if width > 1 else ''}")
-        outputs = []
-        for j, neuron in enumerate(layer.neurons, start=1):
-            for k, w in enumerate(neuron.w, start=1):
-                lines.append(f"w{i}_{j}_{k} = {w.data!r}")
-            lines.append(f"b{i}_{j} = {neuron.b.data!r}")
-            total = " + ".join(
-                [f"b{i}_{j}"] + [f"w{i}_{j}_{k}*{x}" for k, x in enumerate(inputs, 1)]
-            )
-            name = (f"s{j}" if len(layer.neurons) > 1 else "score") if last else f"h{i}_{j}"
-            nonlin = neuron.activation
-            lines.append(f"{name} = {total if nonlin == 'linear' else f'{nonlin}({total})'}")
-            outputs.append(name)
-        inputs = outputs
     scores = [n.data for n in _outputs(setup, index)]
-    lines += _loss_lines(setup.config.loss, inputs, scores, label)
+    lines += _loss_lines(setup.config.loss, outputs, scores, label)
+    lines.append("loss.backward()")
     source = "\n".join(lines) + "\n"
-    return PointProgram(source, _point_loss(setup, index), size)
+    too_big = GradstepError(
+        f"this model is too large to inspect: gradstep reads programs of at most "
+        f"{MAX_SOURCE_CHARS:,} characters and {MAX_NODES:,} values, and one point's loss here "
+        f"is {len(source):,} characters of weights and more: use fewer or smaller hidden layers",
+        kind="limit",
+    )
+    if len(source) > MAX_SOURCE_CHARS:
+        raise too_big
+    try:
+        values = len(topological_order(parse(source).output))
+    except GradstepError as e:
+        raise too_big if e.kind == "limit" else e from None
+    return PointProgram(source, _point_loss(setup, index), values)
 
 
 def _loss_lines(loss: str, names: list[str], scores: list[float], label: int) -> list[str]:

@@ -278,11 +278,21 @@ def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None
     assert wrong.status_code == 422 and "this model has 33, not 5" in wrong.text
     outside = client.post("/api/train/inspect", json={**body, "point": 4})
     assert outside.status_code == 422 and "no point 4" in outside.text
-    big = {"config": {"preset": "micrograd-moons"}, "parameters": [0.1] * 337, "point": 0}
-    too_large = client.post("/api/train/inspect", json=big)
+    demo = {"config": {"preset": "micrograd-moons"}, "parameters": [0.1] * 337, "point": 0}
+    inspected = TrainInspectResponse.model_validate(
+        client.post("/api/train/inspect", json=demo).json()
+    )
+    assert inspected.values == 982  # micrograd's demo model: drawn folded, no size limit
+    drawn = client.post("/api/graph", json={"source": inspected.source}).json()
+    assert drawn["fold"]["folded"] and len(drawn["trace"]["nodes"]) == 982
+    wide = {
+        "config": {"preset": "micrograd-moons", "hidden": [32, 32]},
+        "parameters": [0.12345678901234568] * 1185,
+    }
+    too_large = client.post("/api/train/inspect", json={**wide, "point": 0})
     assert too_large.status_code == 422
     assert too_large.json()["error"]["kind"] == "limit"
-    assert "MAX_INSPECT_VALUES" in too_large.json()["error"]["message"]
+    assert "too large to inspect" in too_large.json()["error"]["message"]
 
 
 def test_openapi_describes_the_training_api(client: TestClient) -> None:

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from engine import datasets, losses, nn, optim, parse, topological_order
+from engine import datasets, losses, nn, optim, parse, topological_order, trace
 from engine.errors import GradstepError
 from engine.lab.boundary import classify, decision_grid, scores
-from engine.lab.point_program import MAX_INSPECT_VALUES, graph_size, point_program
+from engine.lab.point_program import point_program
 from engine.lab.train import (
     PRESETS,
     Boundary,
@@ -145,8 +145,8 @@ def test_point_program_parses_to_the_models_loss(loss: str, dataset: str, activa
         assert parsed.output.data == program.loss
         model_loss = _one_point_loss(config, out, setup.labels[i])
         assert program.loss == model_loss
-        assert program.values >= len(topological_order(parsed.output)) >= program.values - 3
-        assert {"x1", "x2", "w1_1_1", "b1_1", "w3_1_2"} <= set(parsed.inputs)
+        assert program.values == len(topological_order(parsed.output))
+        assert set(parsed.inputs) == {"x1", "x2"}  # the point; the weights are the model's
 
 
 def _one_point_loss(config: TrainConfig, out: object, label: int) -> float:
@@ -159,12 +159,22 @@ def _one_point_loss(config: TrainConfig, out: object, label: int) -> float:
     return losses.mse([out], [2.0 * label - 1]).data  # type: ignore[list-item]
 
 
-def test_point_program_of_a_model_too_large_to_draw_says_why() -> None:
-    setup = prepare(MOONS)  # 337 parameters: over 1,000 values for one point
-    assert graph_size(setup) > MAX_INSPECT_VALUES
-    with pytest.raises(GradstepError, match="MAX_INSPECT_VALUES") as caught:
+def test_micrograds_demo_model_is_inspected_as_classes_that_fold() -> None:
+    program = point_program(prepare(MOONS), 0)  # 337 parameters
+    t = trace(parse(program.source))
+    assert program.values == len(t.nodes) == 982  # the demo's one-point graph, whole
+    assert t.nodes[t.output].data == program.loss
+    titles = [c.title for c in t.calls]
+    assert titles[:2] == ["MLP", "Layer 1"] and "model([x1, x2])" in titles
+    assert titles.count("Layer 3") == 2  # built, and called on the point
+
+
+def test_point_program_of_a_model_too_large_to_read_says_why() -> None:
+    setup = prepare(replace(MOONS, hidden=(32, 32)))  # 1,185 weights: 25,000 characters
+    with pytest.raises(GradstepError, match="too large to inspect") as caught:
         point_program(setup, 0)
     assert caught.value.kind == "limit"
+    assert "fewer or smaller hidden layers" in str(caught.value)
     with pytest.raises(GradstepError, match="no point 4"):
         point_program(prepare(XOR), 4)
 
