@@ -25,6 +25,7 @@ class Recorder:
         self.call_of: dict[Value, int] = {}
         self.calls: list[Call] = []
         self.named: dict[Value, str] = {}  # the first variable or attribute a value was bound to
+        self.named_at_top: set[Value] = set()  # ... when that was at the program's top level
         self.user_labels: dict[Value, str] = {}  # label= and x.label = ...
         self.inputs: dict[str, Value] = {}
         self.events: list[tuple[str, Value]] = []  # ("backward" | "draw", value), in order
@@ -86,9 +87,11 @@ class Recorder:
     # Names ------------------------------------------------------------------------------
 
     def name(self, v: Value, name: str, frame: Frame) -> None:
-        """``name = v``: the value's name if it has none yet (c, c₁, c₂ when a name is reused);
-        at the top level a leaf made by this statement and not yet used becomes an input."""
-        if v.constant or v in self.named:
+        """``name = v``: the value's name if it has none yet (c, c₁, c₂ when a name is reused),
+        or if it has one from inside a call and this is the program's top level (``score =
+        model(x)`` names what the neuron called ``act``); at the top level a leaf made by this
+        statement and not yet used becomes an input."""
+        if v.constant or (v in self.named and (not frame.top or v in self.named_at_top)):
             return
         n = frame.counters.get(name, 0)
         frame.counters[name] = n + 1
@@ -96,6 +99,7 @@ class Recorder:
         self.named[v] = label
         if not frame.top:
             return
+        self.named_at_top.add(v)
         if v not in self.user_labels:
             v.label = label
         fresh = v.serial > max(self.statement_start, self.last_op_serial)
