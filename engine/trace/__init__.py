@@ -15,6 +15,7 @@ from engine.graph import topological_order
 from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.steps import grad_bin
+from engine.trace import titles
 from engine.trace.backward import BackwardWalk
 from engine.trace.calls import Calls, innermost_calls
 from engine.trace.data import (
@@ -87,20 +88,20 @@ def trace(program: Program) -> Trace:
     count = len(results)
     forward = tuple(
         ForwardStep(ids[v], notation.forward_text(r),
-                    notation.step_title("forward", i, i, count, calls.inside(ids[v])))
+                    titles.step_title("forward", i, i, count, calls.inside(ids[v])))
         for i, (v, r) in enumerate(results.items())
     )  # fmt: skip
 
     def backward_title(step: int, node: int) -> str:
         what = nodes[node].formula or nodes[node].name
-        return notation.step_title("backward", step, step, count + 1, what, calls.inside(node))
+        return titles.step_title("backward", step, step, count + 1, what, calls.inside(node))
 
     backward = walk.steps(scale, backward_title)
     kept = [u for u in program.updates if u.value in ids]
     updates = tuple(Update(ids[u.value], u.before, u.after) for u in kept)
     changed = [(nodes[ids[u.value]].name, calls.where.get(ids[u.value], ""), u.before, u.after,
                 u.span) for u in kept]  # fmt: skip
-    update_title, update_text = notation.update_text(program.source, changed)
+    update_title, update_text = titles.update_text(program.source, changed)
     return Trace(ids[root], nodes, edges, forward, backward, checks,
                  calls.infos(edges, forward, backward), updates, update_title, update_text,
                  program.notes)  # fmt: skip

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine import notation
 from engine.language import Call, Program
 from engine.notation import Parts
+from engine.trace import titles
 from engine.trace.data import BackwardStep, CallInfo, Edge, ForwardStep, Node
 from engine.value import Value
 
@@ -99,7 +99,7 @@ def _run_title(phase: str, steps: list[int], count: int, title: str, around: str
     ids are in creation order)."""
     if not steps:
         return ""
-    return notation.step_title(phase, min(steps), max(steps), count, f"{title}, folded", around)
+    return titles.step_title(phase, min(steps), max(steps), count, f"{title}, folded", around)
 
 
 def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
