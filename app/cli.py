@@ -13,6 +13,7 @@ from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
 from app.pipeline import draw
+from app.protocol import MAX_REQUEST_HEAD_BYTES
 from app.query import parse_values
 from engine.errors import GradstepError
 
@@ -145,6 +146,7 @@ def _serve(args: argparse.Namespace) -> None:
         workers=args.workers,
         limit_concurrency=args.limit_concurrency,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # app/protocol.py answers 414, 431
     )
 
 

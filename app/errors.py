@@ -139,12 +139,16 @@ class BodySizeLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        response = JSONResponse(
-            error_body(f"the request body is larger than {self.limit:,} bytes", "limit"),
-            status_code=422,
-            headers={"connection": "close"},
-        )
-        await response({"type": "http"}, _no_receive, send)
+        message = f"the request body is larger than {self.limit:,} bytes"
+        await send_refusal(send, 422, message, "limit", close=True)
+
+
+async def send_refusal(send: Send, status: int, message: str, kind: str, close: bool) -> None:
+    """Answer in the error shape from an ASGI middleware, before the app has seen the request;
+    ``close``: the connection is closed after it (the rest of the request is not read)."""
+    headers = {"connection": "close"} if close else None
+    response = JSONResponse(error_body(message, kind), status_code=status, headers=headers)
+    await response({"type": "http"}, _no_receive, send)
 
 
 async def _no_receive() -> Message:

@@ -15,6 +15,7 @@ from app.errors import BodySizeLimit, install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.paths import STATIC_DIR
+from app.protocol import HeadLikeGet, RequestHeadLimits
 from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
 from app.templating import STATIC_URL
@@ -47,6 +48,8 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(HeadLikeGet)
+    app.add_middleware(RequestHeadLimits)
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)

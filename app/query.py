@@ -1,4 +1,5 @@
-"""A graph in a URL: the query parameters shared by ``/api/graph.svg``, the exports and the CLI,
+"""A graph in a URL: the query parameters shared by ``/api/graph.svg``, the exports and the CLI
+(the program, its values and look; the step shown),
 and the one grammar of ``values`` (the page sends its URL's ``values`` as it is; only this module
 reads it).
 
@@ -23,6 +24,8 @@ from app.draw.svg import Theme
 from app.presets import preset_source
 from engine.errors import GradstepError
 from engine.limits import MAX_SOURCE_CHARS
+from engine.steps import Phase, check_step
+from engine.trace import Trace
 
 MAX_VALUES = 1_000  # input values in one request
 MAX_VALUES_CHARS = 60_000
@@ -137,3 +140,27 @@ def graph_query(
 
 
 Graph = Annotated[GraphQuery, Depends(graph_query)]
+
+
+@dataclass(frozen=True, slots=True)
+class StepQuery:
+    """The step a picture or a page shows: ``step`` of ``phase``, or None for the finished graph."""
+
+    phase: Phase
+    step: int | None
+
+    def check(self, trace: Trace) -> None:
+        """The one bounds check of every route that takes a step: 422 for a step that the
+        program does not have, before anything is drawn."""
+        if self.step is not None:
+            check_step(trace, self.phase, self.step)
+
+
+def step_query(
+    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
+    phase: Phase = "backward",
+) -> StepQuery:
+    return StepQuery(phase, step)
+
+
+StepAt = Annotated[StepQuery, Depends(step_query)]

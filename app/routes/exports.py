@@ -22,7 +22,7 @@ from app.draw.png import fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.presets import preset_of
-from app.query import Graph, GraphQuery
+from app.query import Graph, GraphQuery, StepAt
 from app.routes.graph import layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
@@ -100,22 +100,16 @@ def _stream(chunks: Iterator[bytes], media_type: str, filename: str) -> Streamin
     responses={200: {"content": {"image/png": {}}, "description": "one step as PNG"}},
 )
 def get_graph_png(
-    request: Request,
-    graph: Graph,
-    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
-    phase: Phase = "backward",
-    aspect: AspectQuery = "16:9",
-    scale: Scale = None,
+    request: Request, graph: Graph, at: StepAt, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> Response:
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
     drawn = _draw(request, graph, aspect)
-    svg = pictures(drawn, aspect)(phase if step is not None else None, step)
+    at.check(drawn.trace)
+    svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
     default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
     png = svg_to_png(svg, graph.theme, scale or default)
-    headers = {
-        "cache-control": "max-age=3600",
-        "content-disposition": f'inline; filename="{filename(graph, ".png", phase, step)}"',
-    }
+    name = filename(graph, ".png", at.phase, at.step)
+    headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
     return Response(png, media_type="image/png", headers=headers)
 
 
@@ -166,16 +160,12 @@ def get_graph_gif(
     response_class=Response,
     responses={200: {"content": {"text/html": {}}, "description": "a self-contained page"}},
 )
-def get_graph_html(
-    request: Request,
-    graph: Graph,
-    step: Annotated[int | None, Query(ge=0)] = None,
-    phase: Phase = "backward",
-) -> Response:
+def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir)
-    html = offline_html(drawn.trace, drawn.svg(), graph.source, graph.theme, phase, step)
+    at.check(drawn.trace)
+    html = offline_html(drawn.trace, drawn.svg(), graph.source, graph.theme, at.phase, at.step)
     return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 
 
