@@ -6,13 +6,21 @@ that gives up (Cancel) stops the drawing."""
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image
 
-from app.draw.png import png_size, svg_to_png
+from app.draw.png import (
+    MAX_PNG_PIXELS,
+    check_pixels,
+    fit_scale,
+    largest_scale,
+    png_size,
+    svg_to_png,
+)
 from app.draw.svg import Theme, standalone_svg
 from engine.errors import GradstepError
 from engine.steps import Phase
@@ -53,13 +61,21 @@ def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
             "drawn at once (export single steps with /api/graph.png instead)",
             "limit",
         )
-    width, height = png_size(svg, scale)
-    if width * height * len(steps) > MAX_EXPORT_PIXELS:
+    check_pixels(svg, scale)
+    pixels = math.prod(png_size(svg, scale)) * len(steps)
+    if pixels > MAX_EXPORT_PIXELS:
+        most = largest_scale(scale, pixels, MAX_EXPORT_PIXELS)
         raise GradstepError(
-            f"{len(steps)} pictures of {width} × {height} pixels are too much to draw at once: "
-            "use a smaller scale",
+            f"{len(steps)} pictures of {' × '.join(map(str, png_size(svg, scale)))} pixels are "
+            f"more than the {MAX_EXPORT_PIXELS:,} pixels drawn for one export "
+            f"(MAX_EXPORT_PIXELS): use a smaller scale (at most {most} here)",
             "limit",
         )
+
+
+def export_scale(svg: str, frames: int, max_side: int, preferred: float) -> float:
+    """The scale of an export that gave none: ``preferred``, lowered to keep within every limit."""
+    return fit_scale(svg, max_side, preferred, min(MAX_PNG_PIXELS, MAX_EXPORT_PIXELS // frames))
 
 
 class _Sink(io.RawIOBase):

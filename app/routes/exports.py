@@ -16,7 +16,14 @@ import segno
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from app.draw.frames import Picture, backward_gif, check_export, walk, zip_of_steps
+from app.draw.frames import (
+    Picture,
+    backward_gif,
+    check_export,
+    export_scale,
+    walk,
+    zip_of_steps,
+)
 from app.draw.offline import offline_html
 from app.draw.png import fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
@@ -27,6 +34,7 @@ from app.routes.graph import layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
 from engine.steps import Phase
+from engine.trace import Trace
 
 router = APIRouter(
     tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -43,14 +51,26 @@ Scale = Annotated[
     Query(
         ge=0.1,
         le=4,
-        description="pixels per CSS pixel; omitted: a 1080-pixel-high slide, or for "
-        "aspect=graph 2 (less if the picture would pass the size limit)",
+        description="pixels per CSS pixel (a slide is 1920 × 1080 at 1); a picture has at most "
+        "3840 × 2160 pixels and a ZIP or GIF 400 million in all, or the answer is a 422; "
+        "omitted: 1 for a slide, 2 for aspect=graph, each lowered to keep within those limits",
     ),
 ]
 AspectQuery = Annotated[
     Aspect,
     Query(description="16:9 or 4:3: a slide, the explanation under the graph; graph: the graph"),
 ]
+
+
+FRAMES_HEADER = "x-gradstep-frames"  # how many pictures a ZIP or GIF holds, before any arrives
+FRAMES = {
+    "headers": {
+        FRAMES_HEADER: {
+            "description": "the number of pictures drawn, known before the first is sent",
+            "schema": {"type": "integer"},
+        }
+    }
+}
 
 
 def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
@@ -89,9 +109,29 @@ def _download(body: bytes, media_type: str, filename: str) -> Response:
     return Response(body, media_type=media_type, headers={"content-disposition": disposition})
 
 
-def _stream(chunks: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
-    headers = {"content-disposition": f'attachment; filename="{filename}"'}
+def _stream(chunks: Iterator[bytes], media_type: str, name: str, frames: int) -> StreamingResponse:
+    headers = {"content-disposition": f'attachment; filename="{name}"', FRAMES_HEADER: str(frames)}
     return StreamingResponse(chunks, media_type=media_type, headers=headers)
+
+
+def _frames(
+    request: Request,
+    graph: GraphQuery,
+    aspect: Aspect,
+    scale: float | None,
+    phases: tuple[Phase, ...],
+    preferred: float,
+) -> tuple[Picture, Trace, float, int]:
+    """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
+    here, before the answer starts), and how many pictures."""
+    drawn = _draw(request, graph, aspect)
+    picture = pictures(drawn, aspect)
+    first = picture(None, None)
+    steps = walk(drawn.trace, phases)
+    if scale is None:
+        scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred)
+    check_export(steps, first, scale)
+    return picture, drawn.trace, scale, len(steps)
 
 
 @router.get(
@@ -116,25 +156,23 @@ def get_graph_png(
 @router.get(
     "/api/graph.zip",
     response_class=StreamingResponse,
-    responses={200: {"content": {"application/zip": {}}, "description": "every step"}},
+    responses={200: {"content": {"application/zip": {}}, "description": "every step", **FRAMES}},
 )
 def get_graph_zip(
     request: Request, graph: Graph, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> StreamingResponse:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
-    drawn = _draw(request, graph, aspect)
-    picture = pictures(drawn, aspect)
-    first = picture(None, None)
-    scale = scale or (fit_scale(first, MAX_FRAME_SIDE) if aspect == "graph" else 1.0)
-    check_export(walk(drawn.trace), first, scale)
-    chunks = zip_of_steps(picture, drawn.trace, graph.theme, scale)
-    return _stream(chunks, "application/zip", filename(graph, ".zip"))
+    preferred = 2.0 if aspect == "graph" else 1.0
+    phases: tuple[Phase, ...] = ("forward", "backward")
+    picture, trace, scale, frames = _frames(request, graph, aspect, scale, phases, preferred)
+    chunks = zip_of_steps(picture, trace, graph.theme, scale)
+    return _stream(chunks, "application/zip", filename(graph, ".zip"), frames)
 
 
 @router.get(
     "/api/graph.gif",
     response_class=StreamingResponse,
-    responses={200: {"content": {"image/gif": {}}, "description": "the backward pass"}},
+    responses={200: {"content": {"image/gif": {}}, "description": "the backward pass", **FRAMES}},
 )
 def get_graph_gif(
     request: Request,
@@ -145,14 +183,9 @@ def get_graph_gif(
 ) -> StreamingResponse:
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
-    drawn = _draw(request, graph, aspect)
-    picture = pictures(drawn, aspect)
-    first = picture(None, None)
-    default = fit_scale(first, MAX_FRAME_SIDE, preferred=1.0) if aspect == "graph" else 1.0
-    scale = scale or default
-    check_export(walk(drawn.trace, ("backward",)), first, scale)
-    chunks = backward_gif(picture, drawn.trace, graph.theme, scale, delay)
-    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"))
+    picture, trace, scale, frames = _frames(request, graph, aspect, scale, ("backward",), 1.0)
+    chunks = backward_gif(picture, trace, graph.theme, scale, delay)
+    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"), frames)
 
 
 @router.get(
