@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
 from app.links.ratelimit import TokenBuckets
@@ -20,7 +21,7 @@ from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
 from app.templating import STATIC_URL
 from app.training.jobs import TrainingJobs
-from app.training.shutdown import stop_training_on_exit
+from app.training.shutdown import stop_resource_tracker, stop_training_on_exit
 
 
 def create_app(settings: LayoutSettings | None = None) -> FastAPI:
@@ -32,13 +33,17 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         app.state.link_buckets = TokenBuckets.from_env()
         app.state.layout = layout = Layout(settings)
         app.state.training = jobs = TrainingJobs()
-        threading.Thread(target=layout.warm, daemon=True).start()  # wasm: compile in advance
+        warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
+        warming.start()
         try:
             async with stop_training_on_exit(jobs):  # SIGTERM stops jobs; waits for workers
                 yield
-        finally:
+        finally:  # no child process outlives the app: each is ended and waited for
+            warming.join()
             layout.close()
+            png.shutdown()
             store.close()
+            stop_resource_tracker()
 
     app = FastAPI(
         title="gradstep",

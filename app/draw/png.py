@@ -192,12 +192,12 @@ def _current_pool() -> ProcessPoolExecutor:
         return _pool
 
 
-def _discard(pool: ProcessPoolExecutor) -> None:
+def _discard(pool: ProcessPoolExecutor, wait: bool = False) -> None:
     global _pool
     with _lock:
         if _pool is pool:
             _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def rasterise(**arguments: Any) -> bytes:
@@ -216,7 +216,9 @@ def rasterise(**arguments: Any) -> bytes:
 
 
 def shutdown() -> None:
+    """End the PNG process and wait for it (the app is shutting down); a later PNG starts
+    another (several apps share this module in one test run)."""
     with _lock:
         pool = _pool
     if pool is not None:
-        _discard(pool)
+        _discard(pool, wait=True)
