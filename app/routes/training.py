@@ -48,6 +48,7 @@ MAX_TRAIN_POINTS = 1_000
 MAX_TRAIN_PARAMETERS = 2_000
 MAX_TRAIN_EPOCHS = 1_000
 MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
+MAX_TRAIN_NOISE = 10.0  # the datasets lie within about ±2: more noise only hides them
 
 router = APIRouter(
     tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -90,6 +91,12 @@ def config_of(body: TrainRequest) -> TrainConfig:
     _limit("hidden", params, MAX_TRAIN_PARAMETERS, "MAX_TRAIN_PARAMETERS", "parameters")
     work = config.size * params * config.epochs
     _limit("size × parameters × epochs", work, MAX_TRAIN_WORK, "MAX_TRAIN_WORK", "steps of work")
+    if config.noise > MAX_TRAIN_NOISE:  # 1e308 made the points infinite: "a smaller learning rate"
+        raise GradstepError(
+            f"noise: {config.noise:g} is over the limit of {MAX_TRAIN_NOISE:g} (MAX_TRAIN_NOISE): "
+            "the points lie within about ±2, so more noise only hides them",
+            kind="limit",
+        )
     return config
 
 
@@ -204,8 +211,11 @@ def sse(kind: str, payload: dict[str, Any]) -> str:
     """One Server-Sent Event; JSON never holds a raw newline, so one data line suffices."""
     try:
         data = json.dumps(payload, allow_nan=False)
-    except ValueError:  # a NaN or infinite number: the run diverged
+    except ValueError:  # a NaN or infinite number: the data, or a run that diverged
+        if kind == "start":
+            message = "the data's points are not all finite numbers: use less noise"
+        else:
+            message = "the loss is no longer a finite number: try a smaller learning rate"
         kind = "error"
-        message = "the loss is no longer a finite number: try a smaller learning rate"
         data = json.dumps(error_body(message, "overflow"))
     return f"event: {kind}\ndata: {data}\n\n"
