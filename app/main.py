@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app import __version__
 from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
@@ -48,7 +49,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     app = FastAPI(
         title="gradstep",
         summary="Backpropagation on a scalar autograd graph, drawn and stepped node by node.",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
     )
     install_error_handlers(app)
