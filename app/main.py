@@ -18,6 +18,7 @@ from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.paths import STATIC_DIR
 from app.protocol import HeadLikeGet, RequestHeadLimits
+from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
 from app.templating import STATIC_URL
@@ -52,6 +53,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         version=__version__,
         lifespan=lifespan,
     )
+    app.state.public_url = public_url_from_env()  # links in answers (oEmbed, short links)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
     app.add_middleware(HeadLikeGet)
