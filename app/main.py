@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -62,4 +63,11 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = training.event_stream_openapi(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
