@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from PIL import GifImagePlugin, Image
 
 from app.draw.png import (
-    MAX_PNG_PIXELS,
+    PICTURE_LIMIT,
+    PixelLimit,
     check_pixels,
     fit_scale,
     largest_scale,
@@ -28,6 +29,9 @@ from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
 MAX_EXPORT_PIXELS = 400_000_000  # all frames together, so one request cannot take minutes
+# A GIF's frames are decoded and quantised in the server's own process (~15 bytes a pixel at
+# the peak, with the palette): at 3840 × 2160 that was 120 MB more, so GIF frames are smaller.
+GIF_LIMIT: PixelLimit = (2560 * 1440, "MAX_GIF_PIXELS, 2560 × 1440 for a GIF's frames")
 
 Picture = Callable[[Phase | None, int | None], str]  # (phase, step) -> the SVG to draw
 
@@ -53,7 +57,9 @@ def walk(trace: Trace, phases: tuple[Phase, ...] = ("forward", "backward")) -> l
     return files
 
 
-def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
+def check_export(
+    steps: list[StepFile], svg: str, scale: float, frame: PixelLimit = PICTURE_LIMIT
+) -> None:
     """Refuse, before drawing anything, an export that would be too long or too large."""
     if len(steps) > MAX_EXPORT_STEPS:
         raise GradstepError(
@@ -61,7 +67,7 @@ def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
             "drawn at once (export single steps with /api/graph.png instead)",
             "limit",
         )
-    check_pixels(svg, scale)
+    check_pixels(svg, scale, frame)
     pixels = math.prod(png_size(svg, scale)) * len(steps)
     if pixels > MAX_EXPORT_PIXELS:
         most = largest_scale(scale, pixels, MAX_EXPORT_PIXELS)
@@ -73,9 +79,11 @@ def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
         )
 
 
-def export_scale(svg: str, frames: int, max_side: int, preferred: float) -> float:
+def export_scale(
+    svg: str, frames: int, max_side: int, preferred: float, frame: PixelLimit = PICTURE_LIMIT
+) -> float:
     """The scale of an export that gave none: ``preferred``, lowered to keep within every limit."""
-    return fit_scale(svg, max_side, preferred, min(MAX_PNG_PIXELS, MAX_EXPORT_PIXELS // frames))
+    return fit_scale(svg, max_side, preferred, min(frame[0], MAX_EXPORT_PIXELS // frames))
 
 
 class _Sink(io.RawIOBase):

@@ -128,15 +128,19 @@ def largest_scale(scale: float, pixels: int, max_pixels: int) -> str:
     return f"{math.floor(100 * scale * math.sqrt(max_pixels / pixels)) / 100:g}"
 
 
-def check_pixels(svg: str, scale: float) -> None:
-    """Refuses, before drawing, a picture of more than MAX_PNG_PIXELS."""
+PixelLimit = tuple[int, str]  # pixels, and the limit's name as a refusal writes it
+PICTURE_LIMIT: PixelLimit = (MAX_PNG_PIXELS, "MAX_PNG_PIXELS, 3840 × 2160")
+
+
+def check_pixels(svg: str, scale: float, limit: PixelLimit = PICTURE_LIMIT) -> None:
+    """Refuses, before drawing, a picture of more pixels than ``limit`` allows."""
     width, height = png_size(svg, scale)
-    if width * height > MAX_PNG_PIXELS:
-        most = largest_scale(scale, width * height, MAX_PNG_PIXELS)
+    most, name = limit
+    if width * height > most:
         raise GradstepError(
-            f"the picture would be {width} × {height} pixels, more than the {MAX_PNG_PIXELS:,} "
-            f"a picture may have (MAX_PNG_PIXELS, 3840 × 2160): use a smaller scale (at most "
-            f"{most} here)",
+            f"the picture would be {width} × {height} pixels, more than the {most:,} allowed "
+            f"({name}): use a smaller scale (at most "
+            f"{largest_scale(scale, width * height, most)} here)",
             "limit",
         )
 

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
 from app.draw.frames import (
+    GIF_LIMIT,
     Picture,
     backward_gif,
     check_export,
@@ -25,7 +26,7 @@ from app.draw.frames import (
     zip_of_steps,
 )
 from app.draw.offline import offline_html
-from app.draw.png import fit_scale, svg_to_png
+from app.draw.png import PICTURE_LIMIT, PixelLimit, fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.presets import preset_of
@@ -52,7 +53,8 @@ Scale = Annotated[
         ge=0.1,
         le=4,
         description="pixels per CSS pixel (a slide is 1920 × 1080 at 1); a picture has at most "
-        "3840 × 2160 pixels and a ZIP or GIF 400 million in all, or the answer is a 422; "
+        "3840 × 2160 pixels (a GIF's frames 2560 × 1440) and a ZIP or GIF 400 million in all, "
+        "or the answer is a 422; "
         "omitted: 1 for a slide, 2 for aspect=graph, each lowered to keep within those limits",
     ),
 ]
@@ -120,6 +122,7 @@ def _frames(
     aspect: Aspect,
     scale: float | None,
     phases: tuple[Phase, ...],
+    limit: PixelLimit,
     preferred: float,
 ) -> tuple[Picture, Trace, float, int]:
     """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
@@ -129,8 +132,8 @@ def _frames(
     first = picture(None, None)
     steps = walk(drawn.trace, phases)
     if scale is None:
-        scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred)
-    check_export(steps, first, scale)
+        scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
+    check_export(steps, first, scale, limit)
     return picture, drawn.trace, scale, len(steps)
 
 
@@ -162,9 +165,11 @@ def get_graph_zip(
     request: Request, graph: Graph, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> StreamingResponse:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
-    preferred = 2.0 if aspect == "graph" else 1.0
     phases: tuple[Phase, ...] = ("forward", "backward")
-    picture, trace, scale, frames = _frames(request, graph, aspect, scale, phases, preferred)
+    preferred = 2.0 if aspect == "graph" else 1.0
+    picture, trace, scale, frames = _frames(
+        request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
+    )
     chunks = zip_of_steps(picture, trace, graph.theme, scale)
     return _stream(chunks, "application/zip", filename(graph, ".zip"), frames)
 
@@ -183,7 +188,8 @@ def get_graph_gif(
 ) -> StreamingResponse:
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
-    picture, trace, scale, frames = _frames(request, graph, aspect, scale, ("backward",), 1.0)
+    backward: tuple[Phase, ...] = ("backward",)
+    picture, trace, scale, frames = _frames(request, graph, aspect, scale, backward, GIF_LIMIT, 1.0)
     chunks = backward_gif(picture, trace, graph.theme, scale, delay)
     return _stream(chunks, "image/gif", filename(graph, "-backward.gif"), frames)
 
