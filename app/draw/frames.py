@@ -29,8 +29,8 @@ from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
 MAX_EXPORT_PIXELS = 400_000_000  # all frames together, so one request cannot take minutes
-# A GIF's frames are decoded and quantised in the server's own process (~15 bytes a pixel at
-# the peak, with the palette): at 3840 × 2160 that was 120 MB more, so GIF frames are smaller.
+# A GIF's frames are decoded and quantised in the server's own process (~12 bytes a pixel at
+# the peak, with the palette): at 3840 × 2160 that was 104 MB more, so GIF frames are smaller.
 GIF_LIMIT: PixelLimit = (2560 * 1440, "MAX_GIF_PIXELS, 2560 × 1440 for a GIF's frames")
 
 Picture = Callable[[Phase | None, int | None], str]  # (phase, step) -> the SVG to draw

@@ -33,8 +33,8 @@ from engine.errors import GradstepError
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
 FONT_FAMILY = "DejaVu Sans"
 # A 4K slide (3840 × 2160). Memory, not time, sets it: resvg holds about 8 bytes a pixel while
-# it draws (70 MB at this size, in the PNG process) and a GIF frame is decoded and quantised in
-# the server (8 more). A bigger picture is refused before anything is drawn.
+# it draws (70 MB at this size, in the PNG process); a GIF's frames have a lower limit, as the
+# server decodes them itself (frames.GIF_LIMIT). A bigger picture is refused, not drawn.
 MAX_PNG_PIXELS = 3840 * 2160
 PT_TO_PX = 4 / 3  # Graphviz sizes the SVG in points; CSS pixels are 0.75 pt
 

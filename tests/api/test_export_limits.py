@@ -1,6 +1,6 @@
 """Every export is bounded by pixels, and so by memory: a picture has at most MAX_PNG_PIXELS
-(a 4K slide; resvg holds ~13 bytes a pixel), a GIF's frame at most MAX_GIF_PIXELS (QHD; the
-server decodes and quantises it, ~15 bytes a pixel), a ZIP or GIF at most MAX_EXPORT_PIXELS in
+(a 4K slide; resvg holds ~8 bytes a pixel), a GIF's frame at most MAX_GIF_PIXELS (QHD; the
+server decodes and quantises it, ~12 bytes a pixel), a ZIP or GIF at most MAX_EXPORT_PIXELS in
 all. A request past any is a 422 naming the limit and the largest scale that fits, before
 anything is drawn; a request with no scale always fits. The peak memory of the largest accepted
 exports is measured by bench/export_memory.py (figures in the README)."""
