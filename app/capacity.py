@@ -43,7 +43,7 @@ def _count_from_env(name: str, default: int, least: int) -> int:
     raw = os.environ.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or int(raw) < least:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < least:
         raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
     return int(raw)
 

@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TextIO, get_args
 
+from app import __version__
 from app.capacity import Unavailable
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
 from app.pipeline import draw
-from app.query import parse_values
+from app.protocol import MAX_REQUEST_HEAD_BYTES
+from app.query import StepQuery, parse_values
 from engine.errors import GradstepError
 from engine.steps import Phase
 
@@ -25,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gradstep", description="See backpropagation move, node by node."
     )
+    parser.add_argument("--version", action="version", version=f"gradstep {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the web app")
     serve.add_argument("--host", default="127.0.0.1")
@@ -65,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
     return int(text)
 
@@ -78,21 +81,42 @@ def _read_source(arg: str) -> str:
     return arg
 
 
+def _located(error: GradstepError) -> str:
+    """``line 2, column 5: message``: the place once, before the message (which may say the
+    line too: "invalid syntax (line 2)")."""
+    span = error.span
+    if span is None:
+        return error.message
+    message = error.message.replace(f" (line {span.line})", "", 1)
+    return f"line {span.line}, column {span.column}: {message}"
+
+
 def _render(args: argparse.Namespace) -> int:
+    try:
+        source = _read_source(args.source)
+    except (OSError, UnicodeDecodeError) as error:
+        why = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
+        print(f"gradstep: cannot read the program {args.source[1:]}: {why}", file=sys.stderr)
+        return 2
     layout = Layout()
     try:
-        drawn = draw(layout, _read_source(args.source), parse_values(args.values), args.rankdir)
-        svg = drawn.svg(args.phase, args.step)
+        drawn = draw(layout, source, parse_values(args.values), args.rankdir)
+        at = StepQuery(args.phase, args.step)
+        at.check(drawn.trace)
+        svg = drawn.svg(at.phase, at.step)
     except GradstepError as error:
-        where = f" (line {error.span.line}, column {error.span.column})" if error.span else ""
-        print(f"gradstep: {error.message}{where}", file=sys.stderr)
+        print(f"gradstep: {_located(error)}", file=sys.stderr)
         return 2
     except Unavailable as error:  # the layout backend failed: not the program's fault
         print(f"gradstep: {error.detail}", file=sys.stderr)
         return 3
     finally:
         layout.close()
-    Path(args.output).write_text(standalone_svg(svg, args.theme), encoding="utf-8")
+    try:
+        Path(args.output).write_text(standalone_svg(svg, args.theme), encoding="utf-8")
+    except OSError as error:
+        print(f"gradstep: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -146,6 +170,7 @@ def _serve(args: argparse.Namespace) -> None:
         workers=args.workers,
         limit_concurrency=args.limit_concurrency,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # app/protocol.py answers 414, 431
     )
 
 

@@ -4,6 +4,7 @@ which are refused while they stream in, before anything parses them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -33,10 +34,14 @@ def _gradstep_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": exc.to_dict()}, status_code=422)
 
 
+# parts of an error's location that are not fields: the body, and which member of a union failed
+_UNION_TAG = re.compile(r"body$|\w+\[.*\]$|(str|int|float|bool)$")
+
+
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     first = exc.errors()[0] if exc.errors() else {"msg": "invalid request", "loc": ()}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    where = ".".join(str(part) for part in first.get("loc", ()) if not _UNION_TAG.match(str(part)))
     kind = "json" if first.get("type") == "json_invalid" else "request"
     content_type = request.headers.get("content-type", "").split(";")[0].strip()
     if kind == "json":
@@ -50,10 +55,25 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body(message, kind), status_code=422)
 
 
+def _unreadable_body(cause: BaseException | None) -> str:
+    """Why FastAPI could not read a JSON body: its decoder raised ``cause``, not a syntax error."""
+    if isinstance(cause, RecursionError):
+        return "the request body nests too deeply to read; send flat JSON"
+    digits = re.search(r"value has (\d+) digits", str(cause))
+    if digits:  # valid JSON: an integer longer than Python converts
+        return (
+            f"a number in the request body has {int(digits[1]):,} digits, more than any "
+            "field takes (a float is at most about 1.8e308)"
+        )
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body is not UTF-8 text"
+    return "the request body is not valid JSON"
+
+
 def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:  # FastAPI could not decode the body (not UTF-8, ...)
-        return JSONResponse(error_body("the request body is not valid JSON", "json"), 422)
+        return JSONResponse(error_body(_unreadable_body(exc.__cause__), "json"), 422)
     body = error_body(str(exc.detail), getattr(exc, "kind", "http"))
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
@@ -93,7 +113,9 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and (
+            not (declared.isascii() and declared.isdigit()) or int(declared) > self.limit
+        ):
             await self._refuse(send)
             return
         seen = 0
@@ -119,12 +141,16 @@ class BodySizeLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        response = JSONResponse(
-            error_body(f"the request body is larger than {self.limit:,} bytes", "limit"),
-            status_code=422,
-            headers={"connection": "close"},
-        )
-        await response({"type": "http"}, _no_receive, send)
+        message = f"the request body is larger than {self.limit:,} bytes"
+        await send_refusal(send, 422, message, "limit", close=True)
+
+
+async def send_refusal(send: Send, status: int, message: str, kind: str, close: bool) -> None:
+    """Answer in the error shape from an ASGI middleware, before the app has seen the request;
+    ``close``: the connection is closed after it (the rest of the request is not read)."""
+    headers = {"connection": "close"} if close else None
+    response = JSONResponse(error_body(message, kind), status_code=status, headers=headers)
+    await response({"type": "http"}, _no_receive, send)
 
 
 async def _no_receive() -> Message:

@@ -6,20 +6,25 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app import __version__
+from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.paths import STATIC_DIR
+from app.protocol import HEAD_REFUSALS, HeadLikeGet, RequestHeadLimits
+from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
 from app.templating import STATIC_URL
 from app.training.jobs import TrainingJobs
-from app.training.shutdown import stop_training_on_exit
+from app.training.shutdown import stop_resource_tracker, stop_training_on_exit
 
 
 def create_app(settings: LayoutSettings | None = None) -> FastAPI:
@@ -31,24 +36,39 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         app.state.link_buckets = TokenBuckets.from_env()
         app.state.layout = layout = Layout(settings)
         app.state.training = jobs = TrainingJobs()
-        threading.Thread(target=layout.warm, daemon=True).start()  # wasm: compile in advance
+        warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
+        warming.start()
         try:
             async with stop_training_on_exit(jobs):  # SIGTERM stops jobs; waits for workers
                 yield
-        finally:
+        finally:  # no child process outlives the app: each is ended and waited for
+            warming.join()
             layout.close()
+            png.shutdown()
             store.close()
+            stop_resource_tracker()
 
     app = FastAPI(
         title="gradstep",
         summary="Backpropagation on a scalar autograd graph, drawn and stepped node by node.",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
+        responses=HEAD_REFUSALS,
     )
+    app.state.public_url = public_url_from_env()  # links in answers (oEmbed, short links)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit)
+    app.add_middleware(HeadLikeGet)
+    app.add_middleware(RequestHeadLimits)
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = training.event_stream_openapi(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

@@ -1,16 +1,19 @@
-"""A graph in a URL: the query parameters shared by ``/api/graph.svg``, the exports and the CLI,
+"""A graph in a URL: the query parameters shared by ``/api/graph.svg``, the exports and the CLI
+(the program, its values and look; the step shown),
 and the one grammar of ``values`` (the page sends its URL's ``values`` as it is; only this module
 reads it).
 
 ``values`` is a JSON object, ``{"a": 1, "b": -2.5}``, or comma-separated pairs, ``a=1,b=-2.5``
-(spaces allowed around names and numbers). Numbers must be finite; in JSON they must be numbers
-(not ``true`` nor ``"1"``).
+(spaces allowed around names and numbers). Numbers are decimal numerals (``-2.5``, ``1e-3``) and
+must be finite; in JSON they must be numbers (not ``true`` nor ``"1"``). A refusal names the value
+and what is wrong with it, and quotes at most a few characters of what was sent.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -21,6 +24,8 @@ from app.draw.svg import Theme
 from app.presets import preset_source
 from engine.errors import GradstepError
 from engine.limits import MAX_SOURCE_CHARS
+from engine.steps import Phase, check_step
+from engine.trace import Trace
 
 MAX_VALUES = 1_000  # input values in one request
 MAX_VALUES_CHARS = 60_000
@@ -28,6 +33,15 @@ MAX_VALUES_CHARS = 60_000
 
 def _refuse(message: str) -> GradstepError:
     return GradstepError(f"values: {message}", "request")
+
+
+class _Numeral(str):
+    """A number's text: a JSON number as written, or a pair's right-hand side. Read as a float
+    here, so 5,000 digits are a number too large, not an integer Python refuses to convert."""
+
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_HOW = 'write name=number pairs (a=1,b=-2.5) or a JSON object of numbers ({"a": 1})'
 
 
 def parse_values(text: str | None) -> dict[str, float] | None:
@@ -39,48 +53,68 @@ def parse_values(text: str | None) -> dict[str, float] | None:
     if text.lstrip().startswith(("{", "[")):
         pairs = _json_pairs(text)
     else:
-        pairs = [(name, raw) for name, _, raw in (p.partition("=") for p in text.split(","))]
+        pairs = _text_pairs(text)
     if len(pairs) > MAX_VALUES:
         raise _refuse(f"{len(pairs):,} values is more than the {MAX_VALUES:,} allowed")
     values: dict[str, float] = {}
     for name, raw in pairs:
         name = name.strip()
-        number = _number(raw)
-        if not name or number is None:
-            shown = raw if isinstance(raw, str) else json.dumps(raw)[:40]
-            raise _refuse(
-                f"expected name=number (as in a=1,b=-2.5) or a JSON object of numbers, "
-                f"not {name or '(no name)'}={shown.strip() or '(nothing)'}"
-            )
-        values[name] = number
+        if not name:
+            raise _refuse(f"a value has no name: {_HOW}")
+        values[name] = _number(_shown(name), raw)
     return values
+
+
+def _text_pairs(text: str) -> list[tuple[str, object]]:
+    pairs: list[tuple[str, object]] = []
+    for part in text.split(","):
+        name, equals, raw = part.partition("=")
+        if not equals:
+            raise _refuse(f"{_shown(part.strip()) or 'an empty pair'} is not name=number: {_HOW}")
+        pairs.append((name, _Numeral(raw)))
+    return pairs
 
 
 def _json_pairs(text: str) -> list[tuple[str, object]]:
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text, parse_int=_Numeral, parse_float=_Numeral, parse_constant=_Numeral)
     except RecursionError:
         raise _refuse('the JSON nests too deeply; write a flat object, as in {"a": 1}') from None
-    except ValueError as error:  # not JSON, or an integer with more digits than Python reads
-        if "digits" in str(error):
-            raise _refuse("a number has too many digits to be read") from None
-        raise _refuse('not a valid JSON object; write {"a": 1, "b": -2.5} or a=1,b=-2.5') from None
+    except ValueError as error:
+        raise _refuse(f"not valid JSON ({error}); {_HOW}") from None
     if not isinstance(parsed, dict):
-        found = type(parsed).__name__.replace("dict", "object").replace("list", "array")
-        raise _refuse(f'a JSON {found} is not an object; write {{"a": 1}} or a=1,b=-2.5')
-    return [(str(k), v) for k, v in parsed.items()]
+        raise _refuse(f"the JSON is {_json_type(parsed)}, not an object; {_HOW}")
+    return list(parsed.items())
 
 
-def _number(raw: object) -> float | None:
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        return None
-    if isinstance(raw, str) and len(raw.strip()) > 40:
-        return None  # no number a person types is longer: refuse before converting it
-    try:
-        number = float(raw)
-    except (ValueError, OverflowError):
-        return None
-    return number if math.isfinite(number) else None
+def _number(name: str, raw: object) -> float:
+    """A numeral of any length, finite; a JSON string, boolean or array is not a number."""
+    if not isinstance(raw, _Numeral):
+        shown = f" ({_shown(json.dumps(raw))})" if isinstance(raw, str) else ""
+        raise _refuse(f"{name} is {_json_type(raw)}{shown}, not a number: {_HOW}")
+    text = raw.strip()
+    if _DECIMAL.fullmatch(text):
+        number = float(text)
+        if math.isfinite(number):
+            return number
+        raise _refuse(f"{name}={_shown(text)} is too large for a float (at most about 1.8e308)")
+    if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        raise _refuse(f"{name}={text} is not a finite number")
+    raise _refuse(f"{name}={_shown(text) or '(nothing)'} is not a number: {_HOW}")
+
+
+def _json_type(raw: object) -> str:
+    if isinstance(raw, _Numeral):
+        return "a number"
+    kinds = {bool: "a boolean", str: "a string", list: "an array", dict: "an object"}
+    return kinds.get(type(raw), "null")
+
+
+def _shown(text: str, room: int = 24) -> str:
+    """``text`` as the user wrote it, cut short: a refusal never echoes 60,000 characters."""
+    if len(text) <= room:
+        return text
+    return f"{text[: room // 2]}…{text[-4:]} ({len(text):,} characters)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +145,27 @@ def graph_query(
 
 
 Graph = Annotated[GraphQuery, Depends(graph_query)]
+
+
+@dataclass(frozen=True, slots=True)
+class StepQuery:
+    """The step a picture or a page shows: ``step`` of ``phase``, or None for the finished graph."""
+
+    phase: Phase
+    step: int | None
+
+    def check(self, trace: Trace) -> None:
+        """The one bounds check of every route that takes a step: 422 for a step that the
+        program does not have, before anything is drawn."""
+        if self.step is not None:
+            check_step(trace, self.phase, self.step)
+
+
+def step_query(
+    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
+    phase: Phase = "backward",
+) -> StepQuery:
+    return StepQuery(phase, step)
+
+
+StepAt = Annotated[StepQuery, Depends(step_query)]

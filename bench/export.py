@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))
 from fastapi.testclient import TestClient  # noqa: E402
 
 import engine  # noqa: E402
+from app.draw.dot import dot_source  # noqa: E402
+from app.draw.png import PT_TO_PX, fit_scale, svg_to_png  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.presets import LECTURE_NEURON, MICROGRAD_README  # noqa: E402
-from app.raster import PT_TO_PX, fit_scale, svg_to_png  # noqa: E402
-from app.render import structure_digraph  # noqa: E402
 
 PROGRAMS = {"micrograd README": MICROGRAD_README, "lecture neuron": LECTURE_NEURON}
 
@@ -50,7 +50,7 @@ def main() -> None:
             svg = client.post("/api/graph", json={"source": source}).json()["svg"]
             svg = re.sub(r"<style>.*?</style>", "", svg, flags=re.S)
             scale = fit_scale(svg, 8192)
-            dot = structure_digraph(engine.parse(source).output, "LR").source
+            dot = dot_source(engine.trace(engine.parse(source)), "LR")
             dpi = str(72 * PT_TO_PX * scale)  # the same pixels per point as resvg's picture
             resvg = median_ms(lambda s=svg, k=scale: svg_to_png(s, "light", k), args.repeat)
             graphviz = median_ms(

@@ -3,10 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages: Graphviz for layout, Chromium for the browser tests, a font for PNGs,
-# PostgreSQL for the link store's tests (they start their own server), zbar to read QR codes,
-# npm to fetch reveal.js for the slide-deck test.
+# System packages: Python's venv (Debian keeps ensurepip, which gives a venv its pip, in
+# python3-venv, not installed by default), Graphviz for layout, Chromium for the browser tests,
+# a font for PNGs, PostgreSQL for the link store's tests (they start their own server), zbar to
+# read QR codes, npm to fetch reveal.js for the slide-deck test.
 need=()
+python3 -c "import ensurepip" 2>/dev/null || need+=(python3-venv)
 command -v dot >/dev/null || need+=(graphviz)
 command -v chromium >/dev/null || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)

@@ -32,9 +32,10 @@ export function wireSlowDownloads(links, status, frames) {
     cancel.textContent = "Cancel";
     cancel.addEventListener("click", () => controller.abort());
     const started = performance.now();
+    let count = frames(a.dataset.download);
     const progress = (bytes) => {
       const seconds = Math.round((performance.now() - started) / 1000);
-      show(`Drawing ${frames(a.dataset.download)} pictures for ${a.textContent.trim()}… ${seconds} s, ${Math.round(bytes / 1024)} KB so far `, cancel);
+      show(`Drawing ${count} pictures for ${a.textContent.trim()}… ${seconds} s, ${Math.round(bytes / 1024)} KB so far `, cancel);
     };
     progress(0);
     try {
@@ -44,6 +45,7 @@ export function wireSlowDownloads(links, status, frames) {
         show(body?.error?.message ?? `The server answered ${response.status}.`);
         return;
       }
+      count = response.headers.get("x-gradstep-frames") ?? count; // the server's own count
       const reader = response.body.getReader();
       const chunks = [];
       let bytes = 0;

@@ -6,13 +6,22 @@ that gives up (Cancel) stops the drawing."""
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image
 
-from app.draw.png import png_size, svg_to_png
+from app.draw.png import (
+    PICTURE_LIMIT,
+    PixelLimit,
+    check_pixels,
+    fit_scale,
+    largest_scale,
+    png_size,
+    svg_to_png,
+)
 from app.draw.svg import Theme, standalone_svg
 from engine.errors import GradstepError
 from engine.steps import Phase, step_count
@@ -20,6 +29,9 @@ from engine.trace import Trace
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
 MAX_EXPORT_PIXELS = 400_000_000  # all frames together, so one request cannot take minutes
+# A GIF's frames are decoded and quantised in the server's own process (~12 bytes a pixel at
+# the peak, with the palette): at 3840 × 2160 that was 104 MB more, so GIF frames are smaller.
+GIF_LIMIT: PixelLimit = (2560 * 1440, "MAX_GIF_PIXELS, 2560 × 1440 for a GIF's frames")
 
 Picture = Callable[[Phase | None, int | None], str]  # (phase, step) -> the SVG to draw
 
@@ -47,7 +59,9 @@ def walk(
     return files
 
 
-def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
+def check_export(
+    steps: list[StepFile], svg: str, scale: float, frame: PixelLimit = PICTURE_LIMIT
+) -> None:
     """Refuse, before drawing anything, an export that would be too long or too large."""
     if len(steps) > MAX_EXPORT_STEPS:
         raise GradstepError(
@@ -55,13 +69,23 @@ def check_export(steps: list[StepFile], svg: str, scale: float) -> None:
             "drawn at once (export single steps with /api/graph.png instead)",
             "limit",
         )
-    width, height = png_size(svg, scale)
-    if width * height * len(steps) > MAX_EXPORT_PIXELS:
+    check_pixels(svg, scale, frame)
+    pixels = math.prod(png_size(svg, scale)) * len(steps)
+    if pixels > MAX_EXPORT_PIXELS:
+        most = largest_scale(scale, pixels, MAX_EXPORT_PIXELS)
         raise GradstepError(
-            f"{len(steps)} pictures of {width} × {height} pixels are too much to draw at once: "
-            "use a smaller scale",
+            f"{len(steps)} pictures of {' × '.join(map(str, png_size(svg, scale)))} pixels are "
+            f"more than the {MAX_EXPORT_PIXELS:,} pixels drawn for one export "
+            f"(MAX_EXPORT_PIXELS): use a smaller scale (at most {most} here)",
             "limit",
         )
+
+
+def export_scale(
+    svg: str, frames: int, max_side: int, preferred: float, frame: PixelLimit = PICTURE_LIMIT
+) -> float:
+    """The scale of an export that gave none: ``preferred``, lowered to keep within every limit."""
+    return fit_scale(svg, max_side, preferred, min(frame[0], MAX_EXPORT_PIXELS // frames))
 
 
 class _Sink(io.RawIOBase):

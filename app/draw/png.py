@@ -12,6 +12,7 @@ beyond), and a pool whose process died is replaced, the request answered 503.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import re
@@ -31,7 +32,10 @@ from engine.errors import GradstepError
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
 FONT_FAMILY = "DejaVu Sans"
-MAX_PNG_PIXELS = 40_000_000  # about 8000 × 5000: a bigger picture is refused, not drawn
+# A 4K slide (3840 × 2160). Memory, not time, sets it: resvg holds about 8 bytes a pixel while
+# it draws (70 MB at this size, in the PNG process); a GIF's frames have a lower limit, as the
+# server decodes them itself (frames.GIF_LIMIT). A bigger picture is refused, not drawn.
+MAX_PNG_PIXELS = 3840 * 2160
 PT_TO_PX = 4 / 3  # Graphviz sizes the SVG in points; CSS pixels are 0.75 pt
 
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -102,23 +106,49 @@ def png_size(svg: str, scale: float) -> tuple[int, int]:
     return round(width * scale), round(height * scale)
 
 
-def fit_scale(svg: str, max_side: int, preferred: float = 2.0) -> float:
+def fit_scale(
+    svg: str, max_side: int, preferred: float = 2.0, max_pixels: int = MAX_PNG_PIXELS
+) -> float:
     """``preferred`` (2: sharp on a slide), lowered so the longer side is at most ``max_side``
-    pixels: the README's graph is 8,600 CSS pixels wide, and a 17,000-pixel PNG helps nobody."""
+    pixels (the README's graph is 8,600 CSS pixels wide, and a 17,000-pixel PNG helps nobody)
+    and the picture at most ``max_pixels``."""
     width, height = svg_size(svg)
-    return min(preferred, max_side / max(width, height, 1.0))
+    scale = min(
+        preferred,
+        max_side / max(width, height, 1.0),
+        math.sqrt(max_pixels / max(width * height, 1)),
+    )
+    while math.prod(png_size(svg, scale)) > max_pixels:  # rounding to whole pixels: a row more
+        scale *= 0.999
+    return scale
+
+
+def largest_scale(scale: float, pixels: int, max_pixels: int) -> str:
+    """The largest scale (two decimals, rounded down) at which ``pixels`` at ``scale`` fit."""
+    return f"{math.floor(100 * scale * math.sqrt(max_pixels / pixels)) / 100:g}"
+
+
+PixelLimit = tuple[int, str]  # pixels, and the limit's name as a refusal writes it
+PICTURE_LIMIT: PixelLimit = (MAX_PNG_PIXELS, "MAX_PNG_PIXELS, 3840 × 2160")
+
+
+def check_pixels(svg: str, scale: float, limit: PixelLimit = PICTURE_LIMIT) -> None:
+    """Refuses, before drawing, a picture of more pixels than ``limit`` allows."""
+    width, height = png_size(svg, scale)
+    most, name = limit
+    if width * height > most:
+        raise GradstepError(
+            f"the picture would be {width} × {height} pixels, more than the {most:,} allowed "
+            f"({name}): use a smaller scale (at most "
+            f"{largest_scale(scale, width * height, most)} here)",
+            "limit",
+        )
 
 
 def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
     """A filled graph SVG (``SvgTemplate.fill``'s output, no inline style) as PNG bytes, at
     ``scale`` pixels per CSS pixel. Raises GradstepError (kind ``limit``) when too large."""
-    width, height = png_size(svg, scale)
-    if width * height > MAX_PNG_PIXELS:
-        raise GradstepError(
-            f"the picture would be {width} × {height} pixels, more than the "
-            f"{MAX_PNG_PIXELS:,} allowed: use a smaller scale",
-            "limit",
-        )
+    check_pixels(svg, scale)
     root_end = svg.index(">", svg.index("<svg"))
     root = _SIZE.sub(lambda m: f'{m[1]}="{float(m[2]) * PT_TO_PX:.2f}"', svg[:root_end], count=2)
     png = rasterise(  # resvg in a process of its own: it holds the GIL for ~0.5 s
@@ -166,12 +196,12 @@ def _current_pool() -> ProcessPoolExecutor:
         return _pool
 
 
-def _discard(pool: ProcessPoolExecutor) -> None:
+def _discard(pool: ProcessPoolExecutor, wait: bool = False) -> None:
     global _pool
     with _lock:
         if _pool is pool:
             _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def rasterise(**arguments: Any) -> bytes:
@@ -190,7 +220,9 @@ def rasterise(**arguments: Any) -> bytes:
 
 
 def shutdown() -> None:
+    """End the PNG process and wait for it (the app is shutting down); a later PNG starts
+    another (several apps share this module in one test run)."""
     with _lock:
         pool = _pool
     if pool is not None:
-        _discard(pool)
+        _discard(pool, wait=True)

@@ -16,17 +16,26 @@ import segno
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from app.draw.frames import Picture, backward_gif, check_export, walk, zip_of_steps
+from app.draw.frames import (
+    GIF_LIMIT,
+    Picture,
+    backward_gif,
+    check_export,
+    export_scale,
+    walk,
+    zip_of_steps,
+)
 from app.draw.offline import offline_html
-from app.draw.png import fit_scale, svg_to_png
+from app.draw.png import PICTURE_LIMIT, PixelLimit, fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.presets import preset_of
-from app.query import Graph, GraphQuery
+from app.query import Graph, GraphQuery, StepAt
 from app.routes.graph import layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
 from engine.steps import Phase
+from engine.trace import Trace
 
 router = APIRouter(
     tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -43,14 +52,27 @@ Scale = Annotated[
     Query(
         ge=0.1,
         le=4,
-        description="pixels per CSS pixel; omitted: a 1080-pixel-high slide, or for "
-        "aspect=graph 2 (less if the picture would pass the size limit)",
+        description="pixels per CSS pixel (a slide is 1920 × 1080 at 1); a picture has at most "
+        "3840 × 2160 pixels (a GIF's frames 2560 × 1440) and a ZIP or GIF 400 million in all, "
+        "or the answer is a 422; "
+        "omitted: 1 for a slide, 2 for aspect=graph, each lowered to keep within those limits",
     ),
 ]
 AspectQuery = Annotated[
     Aspect,
     Query(description="16:9 or 4:3: a slide, the explanation under the graph; graph: the graph"),
 ]
+
+
+FRAMES_HEADER = "x-gradstep-frames"  # how many pictures a ZIP or GIF holds, before any arrives
+FRAMES = {
+    "headers": {
+        FRAMES_HEADER: {
+            "description": "the number of pictures drawn, known before the first is sent",
+            "schema": {"type": "integer"},
+        }
+    }
+}
 
 
 def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
@@ -89,9 +111,30 @@ def _download(body: bytes, media_type: str, filename: str) -> Response:
     return Response(body, media_type=media_type, headers={"content-disposition": disposition})
 
 
-def _stream(chunks: Iterator[bytes], media_type: str, filename: str) -> StreamingResponse:
-    headers = {"content-disposition": f'attachment; filename="{filename}"'}
+def _stream(chunks: Iterator[bytes], media_type: str, name: str, frames: int) -> StreamingResponse:
+    headers = {"content-disposition": f'attachment; filename="{name}"', FRAMES_HEADER: str(frames)}
     return StreamingResponse(chunks, media_type=media_type, headers=headers)
+
+
+def _frames(
+    request: Request,
+    graph: GraphQuery,
+    aspect: Aspect,
+    scale: float | None,
+    phases: tuple[Phase, ...],
+    limit: PixelLimit,
+    preferred: float,
+) -> tuple[Picture, Trace, float, int]:
+    """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
+    here, before the answer starts), and how many pictures."""
+    drawn = _draw(request, graph, aspect)
+    picture = pictures(drawn, aspect)
+    first = picture(None, None)
+    steps = walk(drawn.trace, phases)
+    if scale is None:
+        scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
+    check_export(steps, first, scale, limit)
+    return picture, drawn.trace, scale, len(steps)
 
 
 @router.get(
@@ -100,47 +143,41 @@ def _stream(chunks: Iterator[bytes], media_type: str, filename: str) -> Streamin
     responses={200: {"content": {"image/png": {}}, "description": "one step as PNG"}},
 )
 def get_graph_png(
-    request: Request,
-    graph: Graph,
-    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
-    phase: Phase = "backward",
-    aspect: AspectQuery = "16:9",
-    scale: Scale = None,
+    request: Request, graph: Graph, at: StepAt, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> Response:
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
     drawn = _draw(request, graph, aspect)
-    svg = pictures(drawn, aspect)(phase if step is not None else None, step)
+    at.check(drawn.trace)
+    svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
     default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
     png = svg_to_png(svg, graph.theme, scale or default)
-    headers = {
-        "cache-control": "max-age=3600",
-        "content-disposition": f'inline; filename="{filename(graph, ".png", phase, step)}"',
-    }
+    name = filename(graph, ".png", at.phase, at.step)
+    headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
     return Response(png, media_type="image/png", headers=headers)
 
 
 @router.get(
     "/api/graph.zip",
     response_class=StreamingResponse,
-    responses={200: {"content": {"application/zip": {}}, "description": "every step"}},
+    responses={200: {"content": {"application/zip": {}}, "description": "every step", **FRAMES}},
 )
 def get_graph_zip(
     request: Request, graph: Graph, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> StreamingResponse:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
-    drawn = _draw(request, graph, aspect)
-    picture = pictures(drawn, aspect)
-    first = picture(None, None)
-    scale = scale or (fit_scale(first, MAX_FRAME_SIDE) if aspect == "graph" else 1.0)
-    check_export(walk(drawn.trace), first, scale)
-    chunks = zip_of_steps(picture, drawn.trace, graph.theme, scale)
-    return _stream(chunks, "application/zip", filename(graph, ".zip"))
+    phases: tuple[Phase, ...] = ("forward", "backward")
+    preferred = 2.0 if aspect == "graph" else 1.0
+    picture, trace, scale, frames = _frames(
+        request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
+    )
+    chunks = zip_of_steps(picture, trace, graph.theme, scale)
+    return _stream(chunks, "application/zip", filename(graph, ".zip"), frames)
 
 
 @router.get(
     "/api/graph.gif",
     response_class=StreamingResponse,
-    responses={200: {"content": {"image/gif": {}}, "description": "the backward pass"}},
+    responses={200: {"content": {"image/gif": {}}, "description": "the backward pass", **FRAMES}},
 )
 def get_graph_gif(
     request: Request,
@@ -151,14 +188,10 @@ def get_graph_gif(
 ) -> StreamingResponse:
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
-    drawn = _draw(request, graph, aspect)
-    picture = pictures(drawn, aspect)
-    first = picture(None, None)
-    default = fit_scale(first, MAX_FRAME_SIDE, preferred=1.0) if aspect == "graph" else 1.0
-    scale = scale or default
-    check_export(walk(drawn.trace, ("backward",)), first, scale)
-    chunks = backward_gif(picture, drawn.trace, graph.theme, scale, delay)
-    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"))
+    backward: tuple[Phase, ...] = ("backward",)
+    picture, trace, scale, frames = _frames(request, graph, aspect, scale, backward, GIF_LIMIT, 1.0)
+    chunks = backward_gif(picture, trace, graph.theme, scale, delay)
+    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"), frames)
 
 
 @router.get(
@@ -166,16 +199,12 @@ def get_graph_gif(
     response_class=Response,
     responses={200: {"content": {"text/html": {}}, "description": "a self-contained page"}},
 )
-def get_graph_html(
-    request: Request,
-    graph: Graph,
-    step: Annotated[int | None, Query(ge=0)] = None,
-    phase: Phase = "backward",
-) -> Response:
+def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
-    html = offline_html(drawn, graph.theme, phase, step)
+    at.check(drawn.trace)
+    html = offline_html(drawn, graph.theme, at.phase, at.step)
     return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 
 

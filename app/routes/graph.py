@@ -3,17 +3,14 @@ its threadpool, so a slow layout never blocks the event loop."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.pipeline import draw, graph_json
 from app.presets import PRESETS, Preset, preset_source
-from app.query import Graph, parse_values
+from app.query import Graph, StepAt, parse_values
 from app.schemas import ErrorResponse, GraphRequest, GraphResponse, Health
-from engine.steps import Phase
 
 router = APIRouter(
     tags=["graph"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -40,15 +37,11 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
     response_class=Response,
     responses={200: {"content": {"image/svg+xml": {}}, "description": "a standalone SVG"}},
 )
-def get_graph_svg(
-    request: Request,
-    graph: Graph,
-    step: Annotated[int | None, Query(ge=0, description="omit for the finished graph")] = None,
-    phase: Phase = "backward",
-) -> Response:
+def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
-    svg = standalone_svg(drawn.svg(phase, step), graph.theme)
+    at.check(drawn.trace)
+    svg = standalone_svg(drawn.svg(at.phase, at.step), graph.theme)
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
 
 

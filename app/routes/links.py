@@ -16,6 +16,7 @@ from app.capacity import Unavailable
 from app.links.ratelimit import TokenBuckets
 from app.links.state import IMAGE_KEYS, PAGE_KEYS, State, is_link_id, link_state, target
 from app.links.store import LinkStore, StoreError, save
+from app.public import public_base
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.templating import templates
 
@@ -76,7 +77,7 @@ def post_link(body: LinkRequest, request: Request, response: Response) -> LinkRe
         link_id, created = save(store_of(request), state)
     response.status_code = 201 if created else 200
     response.headers["location"] = f"/s/{link_id}"
-    return LinkResponse(id=link_id, url=str(request.url_for("open_link", link_id=link_id)))
+    return LinkResponse(id=link_id, url=f"{public_base(request)}/s/{link_id}")
 
 
 def _redirect(

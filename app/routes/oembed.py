@@ -12,6 +12,8 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
+from app.public import public_base
+
 router = APIRouter(tags=["embed"])
 
 DEFAULT_WIDTH = 800
@@ -80,13 +82,14 @@ def oembed(
     if format != "json":
         raise OEmbedError(501, f"format {format!r} is not implemented; use json", "request")
     parts = urlsplit(url)
-    here = urlsplit(str(request.base_url))
+    base = public_base(request)  # GRADSTEP_PUBLIC_URL, not a Host header a client made up
+    here = urlsplit(base)
     if parts.scheme not in ("http", "https") or parts.netloc != here.netloc:
         raise OEmbedError(404, "this URL is not a page of this gradstep server", "http")
-    if (parts.path or "/") not in EMBEDDABLE_PAGES:
+    page = parts.path.removeprefix(here.path) or "/"
+    if page not in EMBEDDABLE_PAGES:
         raise OEmbedError(404, f"{parts.path} has no embeddable graph (only / and /embed)", "http")
     width, height = _size(maxwidth, maxheight)
-    base = str(request.base_url).rstrip("/")
     src = f"{base}/embed?{parts.query}" if parts.query else f"{base}/embed"
     title = _title(parts.query)
     html = (

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
 
 from app.errors import error_body
 from app.schemas import (
@@ -48,23 +49,69 @@ MAX_TRAIN_POINTS = 1_000
 MAX_TRAIN_PARAMETERS = 2_000
 MAX_TRAIN_EPOCHS = 1_000
 MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
+MAX_TRAIN_NOISE = 10.0  # the datasets lie within about ±2: more noise only hides them
 
 router = APIRouter(
     tags=["training"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
 )
 
 TrainEvent = TrainStartEvent | TrainEpochEvent | TrainBoundaryEvent | TrainDoneEvent | ErrorResponse
+EVENTS: dict[str, type[BaseModel]] = {
+    "start": TrainStartEvent,
+    "epoch": TrainEpochEvent,
+    "boundary": TrainBoundaryEvent,
+    "done": TrainDoneEvent,
+    "error": ErrorResponse,
+}
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {
     200: {
-        "model": TrainEvent,
+        "model": TrainEvent,  # registers the events' schemas; event_stream_openapi places them
         "description": "an event stream: start, epoch…, boundary every few epochs, done | error",
     },
+    422: {"model": ErrorResponse, "description": "bad input"},
     503: {"model": ErrorResponse, "description": "every job slot is busy (see Retry-After)"},
 }
 
 
 class EventStream(StreamingResponse):
     media_type = "text/event-stream"
+
+
+def event_stream_openapi(schema: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/train`` as it answers: FastAPI gives every response the route's media type
+    and writes the events' union as the schema of the stream's text ("type": "string" with an
+    anyOf of objects, which nothing validates). Here the 200 is a string of Server-Sent Events,
+    each event's data described per event name in ``x-itemSchema`` (OpenAPI 3.2's
+    ``itemSchema`` for text/event-stream), and the 422 and 503 are JSON in the error shape."""
+    responses = schema["paths"]["/api/train"]["post"]["responses"]
+    for status in ("422", "503"):
+        content = responses[status]["content"]
+        if "text/event-stream" in content:
+            content["application/json"] = content.pop("text/event-stream")
+    stream = responses["200"]["content"]["text/event-stream"]
+    stream["schema"] = {
+        "type": "string",
+        "description": "Server-Sent Events (event: name, data: one line of JSON)",
+    }
+    ref = "#/components/schemas/{}".format
+    stream["x-itemSchema"] = {
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["event", "data"],
+                "properties": {
+                    "event": {"const": name},
+                    "data": {
+                        "type": "string",
+                        "contentMediaType": "application/json",
+                        "contentSchema": {"$ref": ref(model.__name__)},
+                    },
+                },
+            }
+            for name, model in EVENTS.items()
+        ]
+    }
+    return schema
 
 
 def jobs_of(request: Request) -> TrainingJobs:
@@ -90,6 +137,12 @@ def config_of(body: TrainRequest) -> TrainConfig:
     _limit("hidden", params, MAX_TRAIN_PARAMETERS, "MAX_TRAIN_PARAMETERS", "parameters")
     work = config.size * params * config.epochs
     _limit("size × parameters × epochs", work, MAX_TRAIN_WORK, "MAX_TRAIN_WORK", "steps of work")
+    if config.noise > MAX_TRAIN_NOISE:  # 1e308 made the points infinite: "a smaller learning rate"
+        raise GradstepError(
+            f"noise: {config.noise:g} is over the limit of {MAX_TRAIN_NOISE:g} (MAX_TRAIN_NOISE): "
+            "the points lie within about ±2, so more noise only hides them",
+            kind="limit",
+        )
     return config
 
 
@@ -170,7 +223,7 @@ def count_parameters(
 ) -> dict[str, int]:
     """The weights and biases of the model a form describes, counted as training will."""
     sizes = [part for part in hidden.replace(",", " ").split() if part]
-    if not sizes or not all(part.isdigit() and len(part) < 7 for part in sizes):
+    if not sizes or not all(part.isascii() and part.isdigit() and len(part) < 7 for part in sizes):
         raise GradstepError("hidden: write layer sizes such as 16, 16", kind="value")
     changes = {"hidden": tuple(int(p) for p in sizes), "dataset": dataset, "loss": loss}
     config = replace(PRESETS["micrograd-moons"][1], **changes)  # type: ignore[arg-type]
@@ -203,8 +256,11 @@ def sse(kind: str, payload: dict[str, Any]) -> str:
     """One Server-Sent Event; JSON never holds a raw newline, so one data line suffices."""
     try:
         data = json.dumps(payload, allow_nan=False)
-    except ValueError:  # a NaN or infinite number: the run diverged
+    except ValueError:  # a NaN or infinite number: the data, or a run that diverged
+        if kind == "start":
+            message = "the data's points are not all finite numbers: use less noise"
+        else:
+            message = "the loss is no longer a finite number: try a smaller learning rate"
         kind = "error"
-        message = "the loss is no longer a finite number: try a smaller learning rate"
         data = json.dumps(error_body(message, "overflow"))
     return f"event: {kind}\ndata: {data}\n\n"

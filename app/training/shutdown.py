@@ -1,4 +1,5 @@
-"""A clean SIGTERM: requests in flight finish, training jobs stop at once.
+"""A clean SIGTERM: requests in flight finish, training jobs stop at once, and no child process
+outlives the server.
 
 uvicorn answers SIGTERM by refusing new connections and waiting for open ones to finish. A
 graph request finishes in seconds, but a training stream would hold the server up for its whole
@@ -10,6 +11,7 @@ process of ``gradstep serve --workers N`` (uvicorn passes the signal on to each)
 from __future__ import annotations
 
 import asyncio
+import multiprocessing.resource_tracker
 import signal
 import threading
 from collections.abc import AsyncIterator
@@ -53,3 +55,20 @@ async def stop_training_on_exit(jobs: TrainingJobs) -> AsyncIterator[None]:
         for hooked_sig, previous_handler in hooked.items():
             signal.signal(hooked_sig, previous_handler)
         await asyncio.to_thread(jobs.close)
+
+
+def stop_resource_tracker() -> None:
+    """End multiprocessing's resource tracker and wait for it. It is started for the PNG pool's
+    and the training jobs' queues and events, and ends only when every holder of its pipe has;
+    the server is the last, so without this the tracker outlives it, reparented to PID 1. Call
+    it once every other child has ended. Only in a server's main thread: a test harness (its
+    TestClient runs the lifespan in another thread) keeps its tracker for the apps that follow,
+    and under ``--workers`` the tracker is the supervisor's, not the worker's to stop."""
+    tracker = multiprocessing.resource_tracker._resource_tracker
+    stop = getattr(tracker, "_stop", None)  # CPython 3.11.5+ and 3.12+
+    if (
+        threading.current_thread() is threading.main_thread()
+        and getattr(tracker, "_pid", None) is not None
+        and stop is not None
+    ):
+        stop()

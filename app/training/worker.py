@@ -76,8 +76,9 @@ def messages(config: TrainConfig, should_stop: Any = lambda: False) -> Any:
                 )
     except GradstepError as e:
         if e.kind == "overflow":  # a number too large for a float: the run diverged
+            smaller = "learning rate or L2 strength" if config.l2 else "learning rate"
             e = GradstepError(
-                f"the run diverged in epoch {epoch + 1} ({e.message}): try a smaller learning rate",
+                f"the run diverged in epoch {epoch + 1} ({e.message}): try a smaller {smaller}",
                 kind="overflow",
             )
         yield "error", {"error": e.to_dict()}

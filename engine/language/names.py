@@ -29,17 +29,37 @@ def spelled(name: str) -> str:
     return f"{name} (with {listed})"
 
 
+class LookAlikes:
+    """The assigned names indexed by their skeleton (look-alike letters read as Latin), so the
+    hint for a name is one lookup: a program with thousands of unknown and assigned names is
+    refused in linear time, not after comparing every pair."""
+
+    def __init__(self, assigned: Iterable[str]) -> None:
+        self._by_skeleton: dict[str, list[str]] = {}
+        for name in assigned:
+            self._by_skeleton.setdefault(name.translate(_HOMOGLYPHS), []).append(name)
+
+    def hint(self, name: str) -> str:
+        """A hint when an assigned name looks the same as ``name`` (Cyrillic а for Latin a)."""
+        for other in self._by_skeleton.get(name.translate(_HOMOGLYPHS), ()):
+            if other != name:  # the first other name: at most one step past ``name`` itself
+                return f" (did you mean {spelled(other)}, which looks the same?)"
+        return ""
+
+
 def lookalike(name: str, assigned: Iterable[str]) -> str:
-    """A hint when an assigned name looks the same as ``name`` (Cyrillic а for Latin a)."""
-    skeleton = name.translate(_HOMOGLYPHS)
-    for other in assigned:
-        if other != name and other.translate(_HOMOGLYPHS) == skeleton:
-            return f" (did you mean {spelled(other)}, which looks the same?)"
-    return ""
+    """The hint for one name (see ``LookAlikes``)."""
+    return LookAlikes(assigned).hint(name)
+
+
+MAX_LISTED = 10  # unknown names written out in one refusal; the rest are counted
 
 
 def no_value(names: list[str], assigned: Iterable[str]) -> str:
-    listed = ", ".join(spelled(n) + lookalike(n, assigned) for n in names)
+    hints = LookAlikes(assigned)
+    listed = ", ".join(spelled(n) + hints.hint(n) for n in names[:MAX_LISTED])
+    if len(names) > MAX_LISTED:
+        listed += f" and {len(names) - MAX_LISTED:,} more"
     plural = "s have" if len(names) > 1 else " has"
     return (
         f"no value for {listed}: the name{plural} never been assigned "

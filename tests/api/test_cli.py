@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -52,3 +53,47 @@ def test_module_entry_point_runs(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "4.0000" in out.read_text()
+
+
+def test_a_missing_program_file_or_output_folder_is_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both printed tracebacks."""
+    missing = tmp_path / "missing.py"
+    assert main(["render", f"@{missing}", "-o", str(tmp_path / "x.svg")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gradstep: cannot read the program {missing}: No such file or directory\n"
+    nowhere = tmp_path / "no" / "such" / "dir" / "x.svg"
+    assert main(["render", "a = 2.0\nb = a * a", "-o", str(nowhere)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gradstep: cannot write {nowhere}: No such file or directory\n"
+    binary = tmp_path / "binary.py"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert main(["render", f"@{binary}", "-o", str(tmp_path / "x.svg")]) == 2
+    assert "is not UTF-8 text" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ("a = 1.0 +* (2 3", "gradstep: line 1, column 10: invalid syntax\n"),
+        (
+            "x = 2.0\nwhile x:\n    pass",
+            "gradstep: line 2, column 1: a while loop is not supported",
+        ),
+    ],
+)
+def test_an_error_says_where_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, said: str
+) -> None:
+    """A syntax error said "invalid syntax (line 1) (line 1, column 17)"."""
+    assert main(["render", source, "-o", str(tmp_path / "x.svg")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(said) and err.count("line ") == 1, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert re.fullmatch(r"gradstep \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)

@@ -20,7 +20,7 @@ from programs import dense_source
 from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
-from app.draw.layout.wasm_backend import wasm_available
+from app.draw.layout.wasm_backend import _Worker, wasm_available
 from app.main import create_app
 
 SMALL = "a = 2.0\nb = a * a + 1\n"
@@ -120,26 +120,46 @@ def wasm_workers() -> list[int]:
 
 
 @needs_wasm
-def test_wasm_worker_killed_mid_layout_is_503_and_replaced() -> None:
-    settings = LayoutSettings(backend="wasm", timeout=60)
+def test_wasm_worker_killed_mid_layout_is_503_and_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic: the busy worker is killed once the slow request has been written to it;
+    the idle worker is stopped (SIGSTOP), which is what a worker killed but not yet exited looks
+    like: alive to ``poll()``, silent to a request. The next request used to be sent to it, and
+    got a 503 (about 1 run in 8 under load) or, here, waited for the time limit; now a ping finds
+    it silent, and a fresh worker draws the graph."""
+    sent = threading.Event()
+    busy: list[_Worker] = []
+    send = _Worker._send
+
+    def send_and_tell(worker: _Worker, data: bytes) -> None:
+        send(worker, data)
+        if len(data) > 1_000:  # the slow graph's DOT, not a ping nor the small graph
+            busy.append(worker)
+            sent.set()
+
+    monkeypatch.setattr(_Worker, "_send", send_and_tell)
+    settings = LayoutSettings(backend="wasm", timeout=20)
     with TestClient(create_app(settings)) as client:
         assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
-        before = set(wasm_workers())
+        pool = client.app.state.layout._wasm  # type: ignore[attr-defined]
+        while len(pool._idle) < 2:  # two idle workers: one for the slow graph, one left idle
+            pool._release(_Worker())
         answers: list[object] = []
-        slow = dense_source(16, 8)
+        slow = dense_source(16, 8)  # well over 20 s of layout
         thread = threading.Thread(
             target=lambda: answers.append(client.post("/api/graph", json={"source": slow}))
         )
         thread.start()
-        time.sleep(1.0)  # the layout is running (it takes well over 10 s): kill its worker
-        for pid in before | set(wasm_workers()):
-            os.kill(pid, signal.SIGKILL)
+        assert sent.wait(60), "the slow graph never reached a worker"
+        idle = list(pool._idle)
+        assert len(idle) == 1 and busy[0] not in idle
+        os.kill(idle[0].process.pid, signal.SIGSTOP)
+        os.kill(busy[0].process.pid, signal.SIGKILL)
         thread.join(60)
         assert_layout_failed(answers[0])
         assert "ended mid-layout" in answers[0].json()["error"]["message"]  # type: ignore[attr-defined]
-        # idle workers killed too: the pool notices and starts a fresh one
         assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
         assert client.get("/healthz").status_code == 200
+        assert idle[0].process.poll() is not None  # replaced: killed and reaped
 
 
 @needs_dot

@@ -90,6 +90,20 @@ def test_every_get_route_sends_the_security_headers(client: TestClient) -> None:
         check_headers(path, response.headers)
 
 
+def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
+    """HEAD was a 405 on /healthz, / and every API GET route: now the same status and headers as
+    GET (Content-Length included), and no body; refusals too."""
+    paths = [*get_routes(client), "/static/app.css", "/s/abcdefgh", "/no-such-page"]
+    for path in paths:
+        for params in (QUERIES.get(path, {}), {"source": "1 +", "step": "-1"}):
+            got, head = client.get(path, params=params), client.head(path, params=params)
+            assert head.status_code == got.status_code, (path, head.status_code, got.text[:200])
+            assert head.content == b"", path
+            for name in ("content-type", "content-length", "content-security-policy"):
+                assert head.headers.get(name) == got.headers.get(name), (path, name)
+    assert client.head("/api/graph").status_code == 405  # no GET there either
+
+
 def test_refusals_static_files_and_streams_carry_them_too(client: TestClient) -> None:
     answers = {
         "/api/graph": client.post("/api/graph", json={"source": "import os"}),  # 422

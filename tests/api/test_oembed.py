@@ -7,8 +7,10 @@ from collections.abc import Iterator
 from html import unescape
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from served import gradstep_serve
 
 from app.main import create_app
 
@@ -91,3 +93,51 @@ def test_every_stepper_page_advertises_its_oembed_answer(client: TestClient) -> 
         assert parse_qs(urlsplit(href).query) == {"url": [page_url], "format": ["json"]}
         answer = client.get(href)
         assert answer.status_code == 200 and answer.json()["type"] == "rich"
+
+
+PUBLIC = "https://gradstep.example.org/lectures"
+EVIL = {"host": "evil.example"}
+
+
+@pytest.fixture
+def public_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setenv("GRADSTEP_PUBLIC_URL", PUBLIC + "/")
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def test_links_in_answers_start_with_the_public_address_not_the_host_header(
+    public_client: TestClient,
+) -> None:
+    """oEmbed built provider_url and the iframe's src from the Host header a client sent."""
+    page = f"{PUBLIC}/?source=a%3D1"
+    body = public_client.get("/oembed", params={"url": page}, headers=EVIL).json()
+    assert body["provider_url"] == PUBLIC + "/"
+    src = unescape(re.search(r'src="([^"]+)"', body["html"])[1])  # type: ignore[index]
+    assert src == f"{PUBLIC}/embed?source=a%3D1"
+    forged = public_client.get(
+        "/oembed", params={"url": "http://evil.example/?source=a"}, headers=EVIL
+    )
+    assert forged.status_code == 404
+    link = public_client.post("/api/links", json={"source": "a = 1.0"}, headers=EVIL).json()
+    assert link["url"] == f"{PUBLIC}/s/{link['id']}"
+    html = public_client.get("/embed?source=a%3D1", headers=EVIL).text
+    href = unescape(re.search(r'type="application/json\+oembed" href="([^"]+)"', html)[1])  # type: ignore[index]
+    assert href.startswith(f"{PUBLIC}/oembed?") and "evil" not in href
+    assert parse_qs(urlsplit(href).query)["url"] == [f"{PUBLIC}/embed?source=a%3D1"]
+
+
+def test_a_public_address_that_is_not_one_stops_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRADSTEP_PUBLIC_URL", "gradstep.example.org")
+    with pytest.raises(ValueError, match=r"GRADSTEP_PUBLIC_URL must be an http\(s\) address"):
+        create_app()
+
+
+def test_behind_a_trusted_proxy_the_scheme_comes_from_it() -> None:
+    """Without GRADSTEP_PUBLIC_URL, uvicorn's proxy headers (trusted from FORWARDED_ALLOW_IPS,
+    127.0.0.1 by default) give the scheme a TLS-terminating proxy received."""
+    with gradstep_serve({"GRADSTEP_LAYOUT": "dot"}) as (_, url):
+        headers = {"x-forwarded-proto": "https", "host": "gradstep.example.org"}
+        page = "https://gradstep.example.org/?source=a"
+        body = httpx.get(f"{url}/oembed", params={"url": page}, headers=headers).json()
+        assert body["provider_url"] == "https://gradstep.example.org/"

