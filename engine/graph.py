@@ -37,24 +37,27 @@ N = TypeVar("N", bound=Node)
 def topological_order(root: N) -> list[N]:
     """Every value ``root`` depends on, each after its operands; no recursion, any depth.
 
-    The order is that of a recursive depth-first walk visiting operands left to right. A node
-    is pushed once to be entered and popped again, after all its operands, to be placed; a graph
-    has no cycles, so a node already entered but not yet placed is never met as an operand.
+    The order is that of a recursive depth-first walk visiting operands left to right. A value
+    is placed when first met if it is a leaf; otherwise it goes back on the stack under a
+    ``None`` mark with its operands above it, and is placed when the mark comes off again, after
+    all of them. A graph has no cycles, so a value met again has been placed: it is skipped.
     """
     order: list[N] = []
     entered: set[N] = set()
-    placed: set[N] = set()
-    stack = [root]
+    stack: list[N | None] = [root]
+    pop, push, place, enter = stack.pop, stack.append, order.append, entered.add
     while stack:
-        node = stack.pop()
-        if node in entered:
-            if node not in placed:
-                placed.add(node)
-                order.append(node)
-            continue
-        entered.add(node)
-        stack.append(node)
-        stack.extend(reversed(node.parents))  # type: ignore[arg-type]
+        node = pop()
+        if node is None:  # the mark: the value under it has every operand placed
+            place(pop())  # type: ignore[arg-type]
+        elif node not in entered:
+            enter(node)
+            if node.parents:
+                push(node)
+                push(None)
+                stack.extend(node.parents[::-1])  # type: ignore[arg-type]
+            else:
+                place(node)
     return order
 
 
@@ -71,10 +74,16 @@ def backward(root: N) -> list[N]:
     root.grad += 1.0
     for node in reversed(computed):
         g = node.grad
-        # No strict=: with a keyword zip() takes a much slower call path, and the op table
-        # gives every node as many locals as parents.
-        for parent, local in zip(node.parents, node.locals):  # noqa: B905
-            parent.grad += local * g
+        # an op has one operand or two (engine.ops): unpacking them is twice as fast as zip()
+        if len(node.parents) == 2:
+            a, b = node.parents
+            da, db = node.locals
+            a.grad += da * g
+            b.grad += db * g
+        else:
+            (a,) = node.parents
+            (da,) = node.locals
+            a.grad += da * g
     # One sum is non-finite when any grad is (or when finite ones overflow it: look closer).
     if not math.isfinite(sum(map(_grad, order))) and not all(map(_finite_grad, order)):
         raise _undefined_gradient(order)
