@@ -32,6 +32,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         app.state.layout = layout = Layout(settings)
         app.state.training = jobs = TrainingJobs()
         threading.Thread(target=layout.warm, daemon=True).start()  # wasm: compile in advance
+        threading.Thread(target=jobs.warm, daemon=True).start()  # the training workers' fork server
         try:
             async with stop_training_on_exit(jobs):  # SIGTERM stops jobs; waits for workers
                 yield
