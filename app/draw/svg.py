@@ -28,6 +28,10 @@ _VALUE_ID = re.compile(r"n\d+")
 # a value's texts in the order Graphviz writes its record's fields: a constant is only its
 # number; an input its name, data and grad; a computed value has its op's symbol first
 _FIELDS_BY_COUNT = {1: ("label",), 3: ("label", "data", "grad"), 4: ("op", "label", "data", "grad")}
+# what the page never shows: a comment and a <title> (a "n12" tooltip) per node and edge, and the
+# same font-family on every text (written once on the root instead: texts inherit it)
+_UNSHOWN = re.compile(r'<!--.*?-->\n?|<title>[^<]*</title>\n?| font-family="[^"]*"')
+_FONT_FAMILY = re.compile(r' font-family="[^"]*"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +54,9 @@ _QUOTES = {'"': "&quot;"}
 def make_template(svg: str) -> SvgTemplate:
     """Cut a Graphviz SVG (drawn from ``app.draw.dot``'s DOT) into a template."""
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
-    svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
+    font = _FONT_FAMILY.search(svg)
+    svg = _UNSHOWN.sub("", svg)
+    svg = svg.replace("<svg ", f'<svg class="gradstep-graph"{font[0] if font else ""} ', 1)
     parts: list[str] = []
     slots: list[str] = []
     literal = [""]  # the literal text since the last slot, built up to ``last``

@@ -94,3 +94,10 @@ def test_the_client_reads_a_gzipped_graph_transparently(client: TestClient) -> N
     assert response.headers["content-encoding"] == "gzip"
     assert response.json()["trace"]["nodes"]
 
+
+def test_the_svg_has_no_title_comment_or_font_per_node(client: TestClient) -> None:
+    svg = client.post("/api/graph", json={"source": MICROGRAD_README}).json()["svg"]
+    assert "<title>" not in svg and "<!--" not in svg
+    assert svg.count("font-family=") == 1  # on the root, inherited by every text
+    assert svg.startswith('<svg class="gradstep-graph" font-family="')
+    assert svg.count('<text id="n') > 30 and svg.count('font-size="14.00"') == svg.count("<text")
