@@ -1,64 +1,72 @@
-"""HTTP API speed, side by side in one run: Graphviz layout alone for a program's DOT vs the
-whole request (HTTP, parse, trace, layout, SVG texts, JSON), cold (layout not cached) and warm
-(a value-only change: the cached layout is reused), for each layout backend present; then
-requests per second from 32 concurrent clients on loopback.
+"""HTTP API speed, side by side in one run, for each layout backend present (dot, wasm):
 
-    python bench/api.py [--repeat N] [--seconds S]
+1. Graphviz alone on a program's DOT beside the whole request over loopback to a uvicorn
+   process (HTTP, parse, trace, DOT, layout, SVG texts, JSON) with the layout not cached
+   (cold: a renamed input makes a new structure each time), and a value-only change (warm: the
+   cached layout is reused), for every preset and an MLP(2, [16, 16, 1]) on one input;
+2. the MLP's answer: its size gzipped (what a browser gets) and not (Accept-Encoding: identity),
+   and the request's time either way, cold and warm;
+3. requests per second from 32 concurrent clients on loopback (value-only changes).
+
+    python bench/api.py [--repeat N] [--seconds S] [--backends dot wasm] [--baseline PATH]
+
+``--baseline PATH``: the same requests to a server run from another checkout (e.g. the commit
+before a change), beside this one's.
+
+Times: the first call, then the median and spread (lowest–highest) of N more, alternatives
+interleaved round by round (bench/timing.py); ratios are of medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
-from app.render import structure_digraph  # noqa: E402
 from programs import mlp_source  # noqa: E402
+from timing import Timing, interleaved, ms, ratio  # noqa: E402
 
 import engine  # noqa: E402
+from app.draw.dot import choose_rankdir, dot_source  # noqa: E402
 from app.draw.layout import Layout, LayoutSettings  # noqa: E402
 from app.draw.layout.dot_backend import dot_available  # noqa: E402
 from app.draw.layout.wasm_backend import wasm_available  # noqa: E402
-from app.presets import LECTURE_NEURON, MICROGRAD_README  # noqa: E402
+from app.presets import MICROGRAD_README, PRESETS  # noqa: E402
 
-PROGRAMS = {
-    "micrograd README": (MICROGRAD_README, "a"),
-    "lecture neuron": (LECTURE_NEURON, "x1"),
-    "MLP(2,[16,16,1])": (mlp_source(), "x0"),
-}
+MLP = "MLP(2,[16,16,1])"
+PROGRAMS = {p.id: p.source for p in PRESETS} | {MLP: mlp_source()}
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
+        return int(s.getsockname()[1])
 
 
 class ServerProcess:
     """uvicorn in a process of its own, so the client does not share its interpreter."""
 
-    def __init__(self, backend: str) -> None:
+    def __init__(self, backend: str | None = None, root: Path = ROOT) -> None:
         self.url = f"http://127.0.0.1:{free_port()}"
-        env = {**os.environ, "GRADSTEP_LAYOUT": backend, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        if backend:
+            env["GRADSTEP_LAYOUT"] = backend
         command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
         command += ["--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1]]
-        self.process = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=ROOT)
+        self.process = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=root)
         deadline = time.monotonic() + 120
         while True:
             try:
@@ -75,42 +83,114 @@ class ServerProcess:
         self.process.wait()
 
 
+def first_input(source: str) -> str:
+    return next(iter(engine.parse(source).inputs))
+
+
 def renamed(source: str, name: str, i: int) -> str:
     """``source`` with input ``name`` renamed: a new structure (cold), the same layout work."""
     return re.sub(rf"\b{name}\b", f"{name}_{i}", source)
 
 
-def latency_rows(backend: str, repeat: int) -> list[tuple[str, ...]]:
-    server = ServerProcess(backend)
+def latency(backend: str, repeat: int, root: Path = ROOT) -> list[tuple[str, dict[str, Timing]]]:
+    server = ServerProcess(backend, root)
     layout = Layout(LayoutSettings(backend=backend, timeout=60))
     layout.warm()
     rows = []
     with httpx.Client(timeout=120) as client:
-        client.post(f"{server.url}/api/graph", json={"source": "a = 1.0; b = a * 2"})  # warm up
-        for name, (source, knob) in PROGRAMS.items():
-            alone, cold, warm = [], [], []
-            for i in range(repeat):
-                variant = renamed(source, knob, i)
-                dot = structure_digraph(engine.parse(variant).output).source
-                start = time.perf_counter()
-                layout.svg(dot)
-                alone.append(time.perf_counter() - start)
-                start = time.perf_counter()
-                cold_response = client.post(f"{server.url}/api/graph", json={"source": variant})
-                cold.append(time.perf_counter() - start)
-                assert cold_response.json()["timings"]["layout_cached"] is False
-                values = {f"{knob}_{i}": 0.25 + i / 100}
-                start = time.perf_counter()
-                warm_response = client.post(
-                    f"{server.url}/api/graph", json={"source": variant, "values": values}
-                )
-                warm.append(time.perf_counter() - start)
-                assert warm_response.json()["timings"]["layout_cached"] is True
-            a, c, w = median_ms(alone), median_ms(cold), median_ms(warm)
-            rows.append((name, backend, f"{a:.1f}", f"{c:.1f}", f"{c / a:.2f}x", f"{w:.1f}"))
+        client.post(f"{server.url}/api/graph", json={"source": "a = 1.0\nb = a * 2"})  # warm up
+        time.sleep(1.0)  # the server's fork server and wasm worker have started
+        for name, source in PROGRAMS.items():
+            rows.append((name, program_rounds(client, server.url, layout, source, repeat)))
     layout.close()
     server.stop()
     return rows
+
+
+def program_rounds(
+    client: httpx.Client, url: str, layout: Layout, source: str, repeat: int
+) -> dict[str, Timing]:
+    """Each round: a new variant of ``source`` laid out alone, then asked for cold, then with
+    a new value (warm)."""
+    knob = first_input(source)
+    variants = [renamed(source, knob, i) for i in range(repeat + 1)]
+    dots = []
+    for variant in variants:
+        trace = engine.trace(engine.parse(variant))
+        dots.append(dot_source(trace, choose_rankdir(trace)))
+
+    def alone(i: int) -> None:
+        layout.svg(dots[i])
+
+    def cold(i: int) -> None:
+        answer = client.post(f"{url}/api/graph", json={"source": variants[i]})
+        assert answer.json()["timings"]["layout_cached"] is False
+
+    def warm(i: int) -> None:
+        body = {"source": variants[i], "values": {f"{knob}_{i}": 0.25 + i / 100}}
+        answer = client.post(f"{url}/api/graph", json=body)
+        assert answer.json()["timings"]["layout_cached"] is True
+
+    return by_round({"layout alone": alone, "request, cold": cold, "request, warm": warm}, repeat)
+
+
+def by_round(runs: dict[str, Callable[[int], object]], repeat: int) -> dict[str, Timing]:
+    """Like timing.interleaved, in the given order, with the round's number: each round lays
+    out its own variant alone, then asks for it cold, then warm."""
+    timings = {name: Timing(0.0) for name in runs}
+    for r in range(repeat + 1):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run(r)
+            elapsed = time.perf_counter() - start
+            if r == 0:
+                timings[name].first = elapsed
+            else:
+                timings[name].repeats.append(elapsed)
+    return timings
+
+
+def sizes(backend: str, repeat: int, root: Path = ROOT) -> list[str]:
+    """The MLP's answer gzipped and not: bytes, and the request's time, cold and warm."""
+    server = ServerProcess(backend, root)
+    lines = []
+    source = PROGRAMS[MLP]
+    knob = first_input(source)
+    counter = itertools.count()
+    try:
+        with httpx.Client(timeout=120) as client:
+            url = f"{server.url}/api/graph"
+            client.post(url, json={"source": "a = 1.0\nb = a * 2"})
+            time.sleep(1.0)
+
+            def ask(encoding: str, cold: bool) -> Callable[[], object]:
+                def run() -> None:
+                    i = next(counter) + 1 if cold else 0
+                    body = {"source": renamed(source, knob, i), "values": {f"{knob}_{i}": 0.5}}
+                    answer = client.post(url, json=body, headers={"accept-encoding": encoding})
+                    assert answer.json()["timings"]["layout_cached"] is not cold
+                    got[encoding] = (len(answer.content), int(answer.headers["content-length"]))
+
+                return run
+
+            got: dict[str, tuple[int, int]] = {}
+            client.post(url, json={"source": renamed(source, knob, 0)})  # lays out variant 0
+            warm = interleaved({e: ask(e, False) for e in ("identity", "gzip")}, repeat)
+            cold = interleaved({e: ask(e, True) for e in ("identity", "gzip")}, max(2, repeat // 3))
+    finally:
+        server.stop()
+    plain, packed = got["identity"][1], got["gzip"][1]
+    where = "" if root == ROOT else f", {root}"
+    lines.append(
+        f"{MLP} answer ({backend}{where}): {plain / 1e6:.2f} MB as JSON, {packed / 1e6:.2f} MB"
+        f" as sent to a browser ({plain / packed:.1f}× smaller)"
+    )
+    for what, t in (("value-only change", warm), ("cold request", cold)):
+        lines.append(
+            f"  {what}: identity {t['identity']}, gzip {t['gzip']};"
+            f" identity ÷ gzip {ratio(t['identity'], t['gzip'])} (loopback: no wire to save)"
+        )
+    return lines
 
 
 async def _throughput(url: str, seconds: float, clients: int = 32) -> tuple[float, int]:
@@ -146,23 +226,62 @@ def throughput(backend: str, seconds: float) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--seconds", type=float, default=5.0)
+    present = [b for b, ok in (("dot", dot_available()), ("wasm", wasm_available())) if ok]
+    parser.add_argument("--backends", nargs="+", default=present, choices=present)
+    parser.add_argument("--baseline", type=Path, help="another checkout's server beside this one")
     args = parser.parse_args()
-    backends = [b for b, ok in (("dot", dot_available()), ("wasm", wasm_available())) if ok]
-    header = ("program", "backend", "layout ms", "request cold ms", "cold/layout", "warm ms")
-    rows = [header] + [row for b in backends for row in latency_rows(b, args.repeat)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    print(f"median of {args.repeat}; warm = a value-only change (layout cached)")
-    for row in rows:
-        print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+    roots = {"": ROOT} | ({" (before)": args.baseline.resolve()} if args.baseline else {})
+    results = {
+        (backend, label): dict(latency(backend, args.repeat, root))
+        for backend in args.backends
+        for label, root in roots.items()
+    }
+    print(f"first call, then median (lowest–highest) of {args.repeat}; wall clock")
     print()
-    for backend in backends:
+    print("| program | backend | layout alone | request, cold | cold ÷ layout | value-only |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name in PROGRAMS:
+        for (backend, label), rows in results.items():
+            t = rows[name]
+            alone, cold, warm = t["layout alone"], t["request, cold"], t["request, warm"]
+            print(
+                f"| {name} | {backend}{label} | {alone} | {cold} | {ratio(cold, alone)} | {warm} |"
+            )
+    if len(args.backends) == 2:
+        print()
+        print("| program | dot ÷ wasm, layout alone | dot ÷ wasm, request cold |")
+        print("| --- | --- | --- |")
+        for name in PROGRAMS:
+            d, w = results["dot", ""][name], results["wasm", ""][name]
+            print(
+                f"| {name} | {ratio(d['layout alone'], w['layout alone'])} "
+                f"| {ratio(d['request, cold'], w['request, cold'])} |"
+            )
+    if args.baseline:
+        print()
+        print("| program | backend | before ÷ now, request cold | before ÷ now, value-only |")
+        print("| --- | --- | --- | --- |")
+        for name in PROGRAMS:
+            for backend in args.backends:
+                now, before = results[backend, ""][name], results[backend, " (before)"][name]
+                print(
+                    f"| {name} | {backend} "
+                    f"| {ratio(before['request, cold'], now['request, cold'])} "
+                    f"| {ratio(before['request, warm'], now['request, warm'])} |"
+                )
+    print()
+    for root in roots.values():
+        for line in sizes(args.backends[-1], args.repeat, root):
+            print(line)
+    print()
+    for backend in args.backends:
         rate, errors = throughput(backend, args.seconds)
         print(
             f"{backend}: {rate:.0f} requests/s, 32 concurrent clients, value-only changes"
-            f" of the README program ({errors} errors)"
+            f" of the README program ({errors} errors); {ms(1 / rate)} a request"
         )
 
 

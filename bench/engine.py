@@ -1,57 +1,64 @@
 """gradstep's engine beside micrograd 0.1.0 and PyTorch on 0-d tensors, in one run.
 
-    python bench/engine.py [--repeat N]
+    python bench/engine.py [--repeat N] [--processes P] [--baseline PATH]
 
 1. One moons epoch of micrograd's demo.ipynb: MLP(2, [16, 16, 1]) on 100 points, forward,
    hinge loss + 1e-4 L2, backward, SGD update. Each library builds the same model shape from
    its own code (micrograd: its own ``micrograd.nn.MLP``; PyTorch: scalar tensors, one per
-   weight, the same ops in the same order).
+   weight, the same ops in the same order). Each library runs in fresh processes of its own
+   (P of them, taking turns): how much the cyclic garbage collector costs depends on what the
+   process holds, and micrograd's graphs are cycles that only the collector frees. CPU time.
 2. backward() over a chain y = x + 1 + 1 + ... of 10^4, 10^5 and 10^6 ops (building the chain
-   is not timed). micrograd sorts its graph recursively: each chain is first run at Python's
-   default recursion limit, then again in a fresh subprocess with the limit raised above the
-   chain's depth, and the table says which happened.
+   is not timed), in a fresh process each: its CPU time and the growth of the process's peak
+   resident memory during it; then, for gradstep, a second backward() under tracemalloc: the
+   peak it allocates above what the graph held before (the grads it keeps included).
+   micrograd sorts its graph recursively: it runs at Python's default recursion limit if it
+   can, else with the limit raised above the chain's depth (said below).
 
-Times are the best of N runs (wall clock, time.perf_counter), printed with ratios.
+``--baseline PATH``: the same gradstep measurements for another checkout too (e.g. the commit
+before a change), beside this one. Times: the first call, then the median and spread of the
+repeats (bench/timing.py); ratios are of medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import random
+import resource
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-# The repository first: this script is itself called engine.py, and its folder is on sys.path.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+# The checkout to measure (GRADSTEP_ROOT: another one, for --baseline) first: this script is
+# itself called engine.py, and its folder comes first on sys.path unless moved to the end.
+ROOT = Path(os.environ.get("GRADSTEP_ROOT") or HERE.parent)
+sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != HERE), str(HERE)]
 
-from engine import datasets, losses, nn
+from timing import CPU, child_output, in_processes, measure, ms, ratio  # noqa: E402
 
 CHAINS = (10**4, 10**5, 10**6)
 
 
-def best_of(repeat: int, run: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-# One moons epoch ------------------------------------------------------------------------------
+# One moons epoch, each library's own code -------------------------------------------------------
 
 
 def moons() -> tuple[list[list[float]], list[int]]:
+    from engine import datasets
+
     X, y = datasets.moons(100, noise=0.1, seed=1)
     return X, datasets.signs(y)
 
 
 def gradstep_epoch() -> Callable[[], object]:
+    from engine import losses, nn
+
     X, ys = moons()
     model = nn.MLP(2, [16, 16, 1], seed=0)
     params = model.parameters()
@@ -94,6 +101,7 @@ def micrograd_epoch() -> Callable[[], object]:
 def torch_epoch() -> Callable[[], object]:
     import torch
 
+    torch.set_num_threads(1)
     X, ys = moons()
     rng = random.Random(0)
     sizes = [2, 16, 16, 1]
@@ -133,143 +141,122 @@ def torch_epoch() -> Callable[[], object]:
     return epoch
 
 
-# Backward over a long chain -------------------------------------------------------------------
+EPOCHS = {"gradstep": gradstep_epoch, "micrograd": micrograd_epoch, "torch": torch_epoch}
 
 
-def gradstep_chain(n: int, repeat: int) -> float:
-    from engine import Value
+# Backward over a long chain, one process each ---------------------------------------------------
 
-    x = Value(1.0)
+
+def chain(n: int, library: str) -> dict[str, object]:
+    """Build a chain of ``n`` ops, then time one backward() and the memory it takes."""
+    if library == "micrograd":
+        from micrograd.engine import Value as MicroValue
+
+        x = MicroValue(1.0)
+    else:
+        from engine import Value
+
+        x = Value(1.0)
     y = x
     for _ in range(n):
         y = y + 1.0
-    return best_of(repeat, y.backward)
-
-
-def torch_chain(n: int, repeat: int) -> float:
-    import torch
-
-    x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
-    y = x
-    for _ in range(n):
-        y = y + 1.0
-    return best_of(repeat, lambda: y.backward(retain_graph=True))
-
-
-MICROGRAD_CHAIN = """
-import sys, time
-from micrograd.engine import Value
-n, limit, repeat = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-if limit:
-    sys.setrecursionlimit(limit)
-x = Value(1.0)
-y = x
-for _ in range(n):
-    y = y + 1.0
-best = float("inf")
-for _ in range(repeat):
-    t = time.perf_counter()
-    try:
+    note = "default recursion limit"
+    if library == "micrograd":
+        try:
+            y.backward()
+        except RecursionError:
+            sys.setrecursionlimit(2 * n + 1000)
+            note = f"RecursionError at the default limit; limit raised to {2 * n + 1000}"
+    gc.collect()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.process_time()
+    y.backward()
+    seconds = time.process_time() - start
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result: dict[str, object] = {
+        "seconds": seconds,
+        "rss_mb": (rss_after - rss_before) / 1024,
+        "note": note,
+    }
+    if library != "micrograd":  # its recursion under tracemalloc takes many minutes at 10^6
+        tracemalloc.start()  # again, to see what the pass allocates, and its peak
+        held = tracemalloc.get_traced_memory()[0]
         y.backward()
-    except RecursionError:
-        print("RecursionError")
-        sys.exit(0)
-    best = min(best, time.perf_counter() - t)
-print(best)
-"""
+        result["peak_mb"] = (tracemalloc.get_traced_memory()[1] - held) / 1e6
+        tracemalloc.stop()
+    return result
 
 
-def micrograd_chain(n: int, repeat: int) -> tuple[float | None, str]:
-    """(best time or None, what happened), each attempt in its own interpreter."""
-    default = _run_micrograd_chain(n, 0, 1)
-    if default != "RecursionError":
-        return _as_time(default), "default recursion limit"
-    raised = _run_micrograd_chain(n, 2 * n + 1000, repeat)
-    note = f"RecursionError at the default limit; limit raised to {2 * n + 1000}"
-    if raised in ("RecursionError", "crashed", "timeout"):
-        return None, f"{note}: {raised}"
-    return _as_time(raised), note
-
-
-def _run_micrograd_chain(n: int, limit: int, repeat: int) -> str:
+def run_chain(n: int, library: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    command = [sys.executable, __file__, "--chain", str(n), library]
     try:
         done = subprocess.run(
-            [sys.executable, "-c", MICROGRAD_CHAIN, str(n), str(limit), str(repeat)],
-            capture_output=True,
-            text=True,
-            timeout=600,
+            command, capture_output=True, text=True, timeout=600, env=env, check=False
         )
     except subprocess.TimeoutExpired:
-        return "timeout"
+        return {"seconds": None, "note": "did not finish in 10 minutes"}
     if done.returncode != 0:
-        return "crashed"
-    return done.stdout.strip()
+        return {"seconds": None, "note": f"crashed ({done.returncode})"}
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
-def _as_time(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-# The table ------------------------------------------------------------------------------------
-
-
-def _ms(t: float | None) -> str:
-    return "—" if t is None else f"{t * 1000:10.1f} ms"
-
-
-def _ratio(other: float | None, ours: float) -> str:
-    return "—" if other is None else f"{other / ours:6.2f}×"
+# The tables -------------------------------------------------------------------------------------
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="best of N runs (default 5)")
+    parser.add_argument("--repeat", type=int, default=5, help="repeats in each process")
+    parser.add_argument("--processes", type=int, default=3, help="fresh processes per library")
+    parser.add_argument("--baseline", type=Path, help="another checkout to measure beside this")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--chain", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-        has_torch = True
-    except ImportError:
-        has_torch = False
-
-    rows = []
-    ours = best_of(args.repeat, gradstep_epoch())
-    mg = best_of(args.repeat, micrograd_epoch())
-    th = best_of(args.repeat, torch_epoch()) if has_torch else None
-    rows.append(("moons epoch (fwd+bwd+update)", ours, mg, th, ""))
-
-    notes = []
-    for n in CHAINS:
-        repeat = args.repeat if n < 10**6 else max(1, args.repeat // 2)
-        ours = gradstep_chain(n, repeat)
+    if args.chain:
+        print(json.dumps(chain(int(args.chain[0]), args.chain[1])))
+        return
+    if args.child:
+        library = "gradstep" if args.child == "gradstep before" else args.child
         gc.collect()
-        th = torch_chain(n, repeat) if has_torch else None
-        gc.collect()
-        mg, note = micrograd_chain(n, repeat)
-        rows.append((f"backward, chain of 10^{len(str(n)) - 1} ops", ours, mg, th, note))
+        child_output(measure(EPOCHS[library](), args.repeat, CPU))
+        return
 
-    print(f"best of {args.repeat}; Python {sys.version.split()[0]}; torch on 1 thread")
-    print()
-    header = ("", "gradstep", "micrograd", "torch 0-d", "micrograd/ours", "torch/ours")
+    env: dict[str, dict[str, str]] = {}
+    names = ["gradstep", "micrograd", "torch"]
+    if args.baseline:
+        names.insert(1, "gradstep before")
+        env["gradstep before"] = {"GRADSTEP_ROOT": str(args.baseline.resolve())}
+    epochs = in_processes(__file__, names, args.processes, args.repeat, env=env)
     print(
-        f"{header[0]:34} {header[1]:>13} {header[2]:>13} {header[3]:>13} {header[4]:>15} "
-        f"{header[5]:>11}"
+        f"One moons epoch, CPU time: first call, then median (lowest–highest) of "
+        f"{args.processes} fresh processes × {args.repeat} repeats; Python "
+        f"{sys.version.split()[0]}, torch on 1 thread"
     )
-    for name, ours, mg, th, note in rows:
-        print(
-            f"{name:34} {_ms(ours):>13} {_ms(mg):>13} {_ms(th):>13} {_ratio(mg, ours):>15} "
-            f"{_ratio(th, ours):>11}"
-        )
-        if note:
-            notes.append(f"{name}: micrograd {note}")
     print()
-    print("ratios above 1: gradstep is that many times faster")
-    for note in notes:
-        print(note)
+    print("| library | epoch | ÷ gradstep (median, per-round spread) |")
+    print("| --- | --- | --- |")
+    ours = epochs["gradstep"]
+    for name, t in epochs.items():
+        print(f"| {name} | {t} | {ratio(t, ours) if name != 'gradstep' else '1'} |")
+    print()
+    print("backward() over a chain of n ops: CPU time and the memory it takes (fresh process each)")
+    print()
+    print("| n | library | backward | tracemalloc peak | peak RSS growth | note |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    libraries: list[tuple[str, dict[str, str] | None]] = [("gradstep", None)]
+    if args.baseline:
+        libraries.append(("gradstep before", {**os.environ, **env["gradstep before"]}))
+    libraries.append(("micrograd", None))
+    for n in CHAINS:
+        for name, extra in libraries:
+            library = "gradstep" if name.startswith("gradstep") else name
+            r = run_chain(n, library, extra)
+            seconds = r.get("seconds")
+            when = ms(seconds) if isinstance(seconds, float) else "—"
+            peak = f"{r['peak_mb']:.0f} MB" if "peak_mb" in r else "—"
+            rss = f"{r['rss_mb']:.0f} MB" if "rss_mb" in r else "—"
+            note = r["note"] if library == "micrograd" or "crash" in str(r["note"]) else ""
+            print(f"| 10^{len(str(n)) - 1} | {name} | {when} | {peak} | {rss} | {note} |")
 
 
 if __name__ == "__main__":

@@ -11,23 +11,24 @@ MLP cell with a training step and demo.ipynb's model and loss cells (on 4 moons)
 app/lecture.py, their one copy. Hostile inputs are timed to the error they
 raise.
 
-Times are the best of N runs (wall clock), printed with ratios to ``engine.parse``.
+Times: the first call, then the median and spread (lowest–highest) of N more, the columns of a
+row interleaved round by round (bench/timing.py); ratios are of medians, to ``engine.parse``.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import gc
 import importlib.util
 import re
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
+
+from timing import interleaved, measure, ratio
 
 from app.lecture import DEMO, LECTURE_MLP
 from app.presets import MICROGRAD_README
@@ -44,16 +45,6 @@ HOSTILE = {
     "a megabyte of 1+": "1+" * 500_000 + "1",
     "9**9**9": "9**9**9",
 }
-
-
-def best_of(repeat: int, run: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def micrograd_installed() -> bool:
@@ -83,7 +74,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
     repeat = parser.parse_args().repeat
-    ms = 1000.0
+    print(f"first call, then median (lowest–highest) of {repeat} more; wall clock")
+    print()
     print("| program | ast.parse | engine.parse | parse + trace | micrograd exec + backward |")
     print("| --- | --- | --- | --- | --- |")
     for name, source, runs_in_micrograd in (
@@ -95,23 +87,24 @@ def main() -> None:
         ("demo.ipynb model + loss, 4 moons", DEMO, False),  # needs numpy and sklearn
     ):
         python = re.sub(r"(?m)^[ \t]*[%!].*$", "", source)  # a notebook's %matplotlib line
-        floor = best_of(repeat, lambda s=python: ast.parse(s))
-        parsed = best_of(repeat, lambda s=source: parse(s))
-        traced = best_of(repeat, lambda s=source: trace(parse(s)))
-        runs = runs_in_micrograd and micrograd_installed()
-        micro = best_of(repeat, micrograd_run(source)) if runs else None
-        cells = [
-            f"{floor * ms:.2f} ms ({floor / parsed:.2f}×)",
-            f"{parsed * ms:.2f} ms (1×)",
-            f"{traced * ms:.2f} ms ({traced / parsed:.1f}×)",
-            f"{micro * ms:.2f} ms ({micro / parsed:.2f}×)" if micro else "n/a",
-        ]
+        runs: dict[str, Callable[[], object]] = {
+            "ast": lambda s=python: ast.parse(s),
+            "parse": lambda s=source: parse(s),
+            "trace": lambda s=source: trace(parse(s)),
+        }
+        if runs_in_micrograd and micrograd_installed():
+            runs["micrograd"] = micrograd_run(source)
+        t = interleaved(runs, repeat)
+        cells = [f"{t[k]} ({ratio(t[k], t['parse'])})" for k in ("ast", "parse", "trace")]
+        cells.append(
+            f"{t['micrograd']} ({ratio(t['micrograd'], t['parse'])})" if "micrograd" in t else "n/a"
+        )
         print(f"| {name} | " + " | ".join(cells) + " |")
     print()
     print("| hostile input | engine.parse until its error |")
     print("| --- | --- |")
     for name, source in HOSTILE.items():
-        print(f"| {name} | {best_of(repeat, expect_error(source)) * ms:.2f} ms |")
+        print(f"| {name} | {measure(expect_error(source), repeat)} |")
 
 
 if __name__ == "__main__":

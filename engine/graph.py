@@ -64,10 +64,16 @@ def backward(root: N) -> list[N]:
     root.grad += 1.0
     for node in reversed(computed):
         g = node.grad
-        # No strict=: with a keyword zip() takes a much slower call path, and the op table
-        # gives every node as many locals as parents.
-        for parent, local in zip(node.parents, node.locals):  # noqa: B905
-            parent.grad += local * g
+        # an op has one operand or two (engine.ops): unpacking them is twice as fast as zip()
+        if len(node.parents) == 2:
+            a, b = node.parents
+            da, db = node.locals
+            a.grad += da * g
+            b.grad += db * g
+        else:
+            (a,) = node.parents
+            (da,) = node.locals
+            a.grad += da * g
     # One sum is non-finite when any grad is (or when finite ones overflow it: look closer).
     if not math.isfinite(sum(map(_grad, order))) and not all(map(_finite_grad, order)):
         raise _undefined_gradient(order)

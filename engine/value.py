@@ -11,6 +11,8 @@ from engine.ops import OPS, Locals, Op
 
 _serials = itertools.count()  # creation order: stable node ids and stable layouts
 _isfinite = math.isfinite
+_new = object.__new__
+_ADD, _SUB, _MUL, _DIV, _POW, _NEG = (OPS[n] for n in ("add", "sub", "mul", "div", "pow", "neg"))
 
 
 def _as_float(x: object) -> float:
@@ -45,37 +47,37 @@ class Value:
         return f"Value(data={self.data}, grad={self.grad}{label})"
 
     def __add__(self, other: Value | float) -> Value:
-        return _binary(OPS["add"], self, other)
+        return _binary(_ADD, self, other)
 
     def __radd__(self, other: float) -> Value:  # other + self
-        return _binary(OPS["add"], other, self)
+        return _binary(_ADD, other, self)
 
     def __sub__(self, other: Value | float) -> Value:
-        return _binary(OPS["sub"], self, other)
+        return _binary(_SUB, self, other)
 
     def __rsub__(self, other: float) -> Value:  # other - self
-        return _binary(OPS["sub"], other, self)
+        return _binary(_SUB, other, self)
 
     def __mul__(self, other: Value | float) -> Value:
-        return _binary(OPS["mul"], self, other)
+        return _binary(_MUL, self, other)
 
     def __rmul__(self, other: float) -> Value:  # other * self
-        return _binary(OPS["mul"], other, self)
+        return _binary(_MUL, other, self)
 
     def __truediv__(self, other: Value | float) -> Value:
-        return _binary(OPS["div"], self, other)
+        return _binary(_DIV, self, other)
 
     def __rtruediv__(self, other: float) -> Value:  # other / self
-        return _binary(OPS["div"], other, self)
+        return _binary(_DIV, other, self)
 
     def __pow__(self, other: Value | float) -> Value:
-        return _binary(OPS["pow"], self, other)
+        return _binary(_POW, self, other)
 
     def __rpow__(self, other: float) -> Value:  # other ** self
-        return _binary(OPS["pow"], other, self)
+        return _binary(_POW, other, self)
 
     def __neg__(self) -> Value:
-        return _unary(OPS["neg"], self)
+        return _unary(_NEG, self)
 
     def __pos__(self) -> Value:
         return self
@@ -135,13 +137,14 @@ Value.sqrt = sqrt  # type: ignore[attr-defined]
 
 def constant(x: float) -> Value:
     """A plain number used in an expression: a leaf that receives no gradient."""
-    v = Value(x)
+    v = _result(None, (), _as_float(x), ())
     v.constant = True
     return v
 
 
-def _result(op: Op, parents: tuple[Value, ...], out: float, local: Locals) -> Value:
-    v = Value.__new__(Value)
+def _result(op: Op | None, parents: tuple[Value, ...], out: float, local: Locals) -> Value:
+    """A new value, made without ``__init__``'s checks (``out`` is a finite float)."""
+    v = _new(Value)
     v.data = out
     v.grad = 0.0
     v.label = None

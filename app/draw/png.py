@@ -150,10 +150,14 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
     ``scale`` pixels per CSS pixel. Raises GradstepError (kind ``limit``) when too large."""
     check_pixels(svg, scale)
     root_end = svg.index(">", svg.index("<svg"))
-    root = _SIZE.sub(lambda m: f'{m[1]}="{float(m[2]) * PT_TO_PX:.2f}"', svg[:root_end], count=2)
+    # the picture's size in whole pixels, the drawing fitted to it by its viewBox: resvg rounds
+    # a zoomed size up, so 137 pt at 1.5 (274.0000001 px) would come out 275 pixels high
+    width, height = png_size(svg, scale)
+    size = {"width": width, "height": height}
+    root = _SIZE.sub(lambda m: f'{m[1]}="{size[m[1]]}"', svg[:root_end], count=2)
     png = rasterise(  # resvg in a process of its own: it holds the GIL for ~0.5 s
         svg_string=root + svg[root_end:],
-        zoom=scale,
+        zoom=1.0,
         background=background(theme),
         style_sheet=flat_css(theme),
         skip_system_fonts=True,

@@ -29,6 +29,10 @@ _DRAWN_ID = re.compile(r"[ncm]\d+|e\d+-\d+")  # values, folded calls' boxes, edg
 _FIELDS_BY_COUNT = {1: ("label",), 3: ("label", "data", "grad"), 4: ("op", "label", "data", "grad")}
 _ROW = ("label", "data", "grad")  # a value listed in a folded call's box
 _SLOTTED = frozenset(_ROW)
+# what the page never shows: a comment and a <title> (a "n12" tooltip) per node and edge, and the
+# same font-family on every text (written once on the root instead: texts inherit it)
+_UNSHOWN = re.compile(r'<!--.*?-->\n?|<title>[^<]*</title>\n?| font-family="[^"]*"')
+_FONT_FAMILY = re.compile(r' font-family="[^"]*"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +57,9 @@ def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None)
     says which values each folded call's box lists (their data and grad are slots too)."""
     listed = listed or {}
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
-    svg = svg.replace("<svg ", '<svg class="gradstep-graph" ', 1)
+    font = _FONT_FAMILY.search(svg)
+    svg = _UNSHOWN.sub("", svg)
+    svg = svg.replace("<svg ", f'<svg class="gradstep-graph"{font[0] if font else ""} ', 1)
     parts: list[str] = []
     slots: list[str] = []
     literal = [""]  # the literal text since the last slot, built up to ``last``

@@ -32,7 +32,7 @@ from app.schemas import (
     TrainRequest,
     TrainStartEvent,
 )
-from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, TrainingBusy, TrainingJobs
+from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, Job, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
 from engine.lab.point_program import point_program
 from engine.lab.train import (
@@ -114,6 +114,23 @@ def event_stream_openapi(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+class JobStream(EventStream):
+    """A job's events, and its end: a response that ends before its last event (done or error)
+    cancels the job, even if the client went before the events' generator started."""
+
+    def __init__(self, events: AsyncIterator[str], job: Job, headers: dict[str, str]) -> None:
+        super().__init__(events, headers=headers)
+        self.job = job
+        self.finished = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if not self.finished:
+                self.job.cancel("disconnect")
+
+
 def jobs_of(request: Request) -> TrainingJobs:
     jobs: TrainingJobs = request.app.state.training
     return jobs
@@ -192,27 +209,23 @@ async def post_train(body: TrainRequest, request: Request) -> Response:
         )
 
     async def events() -> AsyncIterator[str]:
-        finished = False
-        try:
-            while (message := await job.queue.get()) is not None:
-                kind, payload = message
-                if kind == "start":
-                    payload = {"job": job.id, "config": config_out(config), **payload}
-                event = sse(kind, payload)
-                finished = event.startswith(("event: error", "event: done"))
-                yield event
-                if finished:
-                    return
-            code = job.process.exitcode  # the worker ended without a last word
-            reason = f"the training worker ended unexpectedly (exit code {code})"
-            finished = True
-            yield sse("error", error_body(reason, "worker"))
-        finally:
-            if not finished:  # the client went away (or the error event could not be sent)
-                job.cancel("disconnect")
+        while (message := await job.queue.get()) is not None:
+            kind, payload = message
+            if kind == "start":
+                payload = {"job": job.id, "config": config_out(config), **payload}
+            event = sse(kind, payload)
+            stream.finished = event.startswith(("event: error", "event: done"))
+            yield event
+            if stream.finished:
+                return
+        code = job.process.exitcode  # the worker ended without a last word
+        reason = f"the training worker ended unexpectedly (exit code {code})"
+        stream.finished = True
+        yield sse("error", error_body(reason, "worker"))
 
     headers = {"cache-control": "no-store", "x-accel-buffering": "no", "x-training-job": job.id}
-    return EventStream(events(), headers=headers)
+    stream = JobStream(events(), job, headers)
+    return stream
 
 
 @router.get("/api/train/parameters", response_model=TrainParametersOut)

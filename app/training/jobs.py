@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver
 import threading
 import time
 import uuid
@@ -27,7 +28,11 @@ STOP_GRACE_S = 3.0  # from the stop flag to SIGTERM, and again to SIGKILL
 POLL_S = 0.25  # how often a reader thread looks at the clock while its worker is quiet
 RETRY_AFTER_S = 15  # the Retry-After of a 503 when every slot is busy
 
-_SPAWN = multiprocessing.get_context("spawn")  # no fork of a threaded server
+# Workers are forked from a fork server: a clean single-threaded process (no fork of a threaded
+# server) started once, with the worker's modules (the engine, numpy) already imported, so a
+# job starts in milliseconds instead of a fresh interpreter's half second.
+_WORKERS = multiprocessing.get_context("forkserver")
+_WORKERS.set_forkserver_preload(["app.training.worker", "engine.lab.tape"])
 
 
 class TrainingBusy(Exception):
@@ -87,9 +92,9 @@ class TrainingJobs:
         with self._lock:
             if len(self._jobs) >= self.max_jobs:
                 raise TrainingBusy
-            parent, child = _SPAWN.Pipe(duplex=False)
-            stop_flag = _SPAWN.Event()
-            process = _SPAWN.Process(
+            parent, child = _WORKERS.Pipe(duplex=False)
+            stop_flag = _WORKERS.Event()
+            process = _WORKERS.Process(
                 target=run, args=(config, child, stop_flag), name="gradstep-train", daemon=True
             )
             job = Job(uuid.uuid4().hex[:12], process, parent, stop_flag, asyncio.Queue(), loop)
@@ -104,6 +109,11 @@ class TrainingJobs:
             child.close()  # the worker holds the only write end: its exit means end of file
         threading.Thread(target=self._read, args=(job,), name=f"read-{job.id}", daemon=True).start()
         return job
+
+    @staticmethod
+    def warm() -> None:
+        """Start the fork server ahead of the first job (it imports the engine and numpy)."""
+        multiprocessing.forkserver.ensure_running()
 
     def get(self, job_id: str) -> Job | None:
         with self._lock:

@@ -11,6 +11,7 @@ process of ``gradstep serve --workers N`` (uvicorn passes the signal on to each)
 from __future__ import annotations
 
 import asyncio
+import multiprocessing.forkserver
 import multiprocessing.resource_tracker
 import signal
 import threading
@@ -57,18 +58,20 @@ async def stop_training_on_exit(jobs: TrainingJobs) -> AsyncIterator[None]:
         await asyncio.to_thread(jobs.close)
 
 
-def stop_resource_tracker() -> None:
-    """End multiprocessing's resource tracker and wait for it. It is started for the PNG pool's
-    and the training jobs' queues and events, and ends only when every holder of its pipe has;
-    the server is the last, so without this the tracker outlives it, reparented to PID 1. Call
-    it once every other child has ended. Only in a server's main thread: a test harness (its
-    TestClient runs the lifespan in another thread) keeps its tracker for the apps that follow,
-    and under ``--workers`` the tracker is the supervisor's, not the worker's to stop."""
+def stop_multiprocessing_helpers() -> None:
+    """End the training jobs' fork server, then multiprocessing's resource tracker, and wait for
+    each. The tracker is started for the PNG pool's and the jobs' queues and events, and ends
+    only when every holder of its pipe has; the server is the last, so without this both outlive
+    it, reparented to PID 1. Call it once every other child has ended. Only in a server's main
+    thread: a test harness (its TestClient runs the lifespan in another thread) keeps them for
+    the apps that follow, and under ``--workers`` the tracker is the supervisor's."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    fork_server = multiprocessing.forkserver._forkserver
+    stop_forking = getattr(fork_server, "_stop", None)  # closes its "alive" pipe, waits for it
+    if getattr(fork_server, "_forkserver_pid", None) is not None and stop_forking is not None:
+        stop_forking()
     tracker = multiprocessing.resource_tracker._resource_tracker
     stop = getattr(tracker, "_stop", None)  # CPython 3.11.5+ and 3.12+
-    if (
-        threading.current_thread() is threading.main_thread()
-        and getattr(tracker, "_pid", None) is not None
-        and stop is not None
-    ):
+    if getattr(tracker, "_pid", None) is not None and stop is not None:
         stop()

@@ -11,11 +11,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from engine import datasets, losses, nn, optim
 from engine.errors import GradstepError
-from engine.lab.boundary import Bounds, Grid, bounds_of, decision_grid
+from engine.lab.boundary import Bounds, Grid, bounds_of
 from engine.value import Value
+
+if TYPE_CHECKING:
+    from engine.lab.replay import Replay
 
 DATASETS = ("xor", "moons", "circles", "spiral")
 LOSSES = ("hinge", "mse", "bce", "softmax")
@@ -179,9 +183,15 @@ def boundary_every(config: TrainConfig) -> int:
     return config.boundary_every or max(1, round(config.epochs / 25))
 
 
-def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iterator[Event]:
+def train(
+    setup: Setup, should_stop: Callable[[], bool] = lambda: False, replay: bool = True
+) -> Iterator[Event]:
+    """The run's events. ``replay``: each step's numbers are replayed from recorded graphs
+    (``engine.lab.replay``); False builds every step's graph with the engine, as a script
+    would. Both give the same numbers. The decision boundaries are replayed either way."""
     config, model = setup.config, setup.model
     params = model.parameters()
+    replayed = _replay(setup)
     n = len(setup.points)
     batch = min(config.batch_size or n, n)
     steps_per_epoch = -(-n // batch)
@@ -191,7 +201,7 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
     every = boundary_every(config)
     epoch = 0
     stopped = False
-    yield _boundary(0, setup)  # untrained
+    yield _boundary(0, setup, replayed)  # untrained
     while epoch < config.epochs and not stopped:
         if batch < n:
             shuffler.shuffle(order)
@@ -202,29 +212,43 @@ def train(setup: Setup, should_stop: Callable[[], bool] = lambda: False) -> Iter
                 stopped = True
                 break
             chosen = order[start : start + batch]
-            outputs = [model([setup.points[i][0], setup.points[i][1]]) for i in chosen]
             labels = [setup.labels[i] for i in chosen]
-            loss = batch_loss(config, outputs, labels, params)
-            loss_sum += loss.data * len(chosen)
+            step = replayed.step(chosen) if replay else None
+            loss, outputs = step or _engine_step(setup, chosen)
+            loss_sum += loss * len(chosen)
             right += batch_accuracy(config, outputs, labels) * len(chosen)
-            model.zero_grad()
-            loss.backward()
             sgd.step()
         else:
             epoch += 1
             yield EpochReport(epoch, config.epochs, loss_sum / n, right / n, _last_lr(sgd))
             if epoch % every == 0 or epoch == config.epochs:
-                yield _boundary(epoch, setup)
+                yield _boundary(epoch, setup, replayed)
     if stopped:  # the model as it was stopped, with the updates of a part epoch
-        yield _boundary(epoch, setup)
-    final_loss, final_accuracy = evaluate(setup)
+        yield _boundary(epoch, setup, replayed)
+    final_loss, final_accuracy = evaluate(setup, replayed if replay else None)
     yield Finished(epoch, stopped, final_loss, final_accuracy, [p.data for p in params])
 
 
-def _boundary(epoch: int, setup: Setup) -> Boundary:
-    model, config = setup.model, setup.config
-    grid = decision_grid(model, config.loss, setup.bounds, config.grid)
-    return Boundary(epoch, grid, [p.data for p in model.parameters()])
+def _replay(setup: Setup) -> Replay:
+    from engine.lab.replay import Replay  # numpy: the training worker's, not the web app's
+
+    return Replay(setup)
+
+
+def _engine_step(setup: Setup, chosen: list[int]) -> tuple[float, list[object]]:
+    """The loss of the points ``chosen`` (data + L2), with its gradient in every parameter's
+    grad, and the model's outputs: the engine's graph of the whole batch."""
+    labels = [setup.labels[i] for i in chosen]
+    outputs: list[object] = [setup.model(setup.points[i]) for i in chosen]
+    loss = batch_loss(setup.config, outputs, labels, setup.model.parameters())
+    setup.model.zero_grad()
+    loss.backward()
+    return loss.data, outputs
+
+
+def _boundary(epoch: int, setup: Setup, replayed: Replay) -> Boundary:
+    grid = replayed.grid(setup.config.loss, setup.bounds, setup.config.grid)
+    return Boundary(epoch, grid, [p.data for p in setup.model.parameters()])
 
 
 def batch_loss(
@@ -252,11 +276,13 @@ def batch_accuracy(config: TrainConfig, outputs: Sequence[object], labels: Seque
     return losses.binary_accuracy(outputs, labels)  # type: ignore[arg-type]
 
 
-def evaluate(setup: Setup) -> tuple[float, float]:
-    """Loss (data + L2) and accuracy of the current model over the whole dataset."""
-    params = setup.model.parameters()
-    outputs = [setup.model(p) for p in setup.points]
-    loss = batch_loss(setup.config, outputs, setup.labels, params)
+def evaluate(setup: Setup, replayed: Replay | None = None) -> tuple[float, float]:
+    """Loss (data + L2) and accuracy of the current model over the whole dataset (its scores
+    replayed if ``replayed`` is given: the same numbers)."""
+    outputs = replayed.outputs(setup.points) if replayed else None
+    if outputs is None:
+        outputs = [setup.model(p) for p in setup.points]
+    loss = batch_loss(setup.config, outputs, setup.labels, setup.model.parameters())
     return loss.data, batch_accuracy(setup.config, outputs, setup.labels)
 
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from backends import BACKENDS
+from programs import mlp_source
 
+import engine
+from app.draw.dot import dot_source
 from app.draw.layout import Layout, LayoutSettings, choose_backend
 from engine import GradstepError
 
@@ -18,11 +25,40 @@ def test_environment_forces_backend_timeout_and_cache(monkeypatch: pytest.Monkey
     assert Layout(settings).backend == BACKENDS[-1]
 
 
-def test_defaults_prefer_dot_when_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_defaults_prefer_the_faster_wasm_build(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("GRADSTEP_LAYOUT", "GRADSTEP_LAYOUT_TIMEOUT", "GRADSTEP_LAYOUT_CACHE"):
         monkeypatch.delenv(name, raising=False)
     assert LayoutSettings.from_env() == LayoutSettings(None, 5.0, 256)
-    assert choose_backend() == ("dot" if "dot" in BACKENDS else "wasm")
+    assert choose_backend() == ("wasm" if "wasm" in BACKENDS else "dot")
+    for backend in BACKENDS:
+        assert choose_backend(backend) == backend  # GRADSTEP_LAYOUT still picks either
+
+
+LAY_OUT_TWICE = """
+import sys
+from app.draw.layout import Layout, LayoutSettings
+layout = Layout(LayoutSettings(sys.argv[1], 60.0))
+sys.stdout.write(layout.svg(sys.stdin.read()))
+layout.close()
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_same_dot_lays_out_the_same_in_fresh_processes(backend: str) -> None:
+    dot = dot_source(engine.trace(engine.parse(mlp_source((2, 4, 4, 1)))))
+    svgs = [
+        subprocess.run(
+            [sys.executable, "-c", LAY_OUT_TWICE, backend],
+            input=dot,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            cwd=Path(__file__).resolve().parents[2],
+        ).stdout
+        for _ in range(2)
+    ]
+    assert svgs[0] == svgs[1] and svgs[0].count('class="node') > 100
 
 
 @pytest.mark.parametrize(

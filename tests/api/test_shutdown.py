@@ -53,7 +53,7 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     first_epoch = threading.Event()
 
     def train() -> None:
-        run = {"preset": "micrograd-moons", "epochs": 500}  # minutes of work if left alone
+        run = {"preset": "micrograd-moons", "epochs": 500, "batch_size": 1}  # a minute of work
         with httpx.stream("POST", f"{url}/api/train", json=run, timeout=120) as response:
             kind = ""
             for line in response.iter_lines():

@@ -36,7 +36,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "error": ErrorResponse,
 }
 ENDED_S = 30.0  # how long a cancelled worker may take to end before the test fails
-SLOW = {"preset": "micrograd-moons", "epochs": 200}  # ~0.4 s an epoch: long enough to stop
+SLOW = {"preset": "micrograd-moons", "epochs": 200, "batch_size": 1}  # ~0.4 s an epoch
 
 
 @pytest.fixture(scope="module")

