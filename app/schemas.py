@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 from app.draw.dot import Direction, Rankdir
 from app.numbers import MAX_DECIMALS
 from app.query import MAX_VALUES_CHARS
-from engine.lab.train import DATASETS, LOSSES, SCHEDULES
+from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
 from engine.steps import Phase

@@ -30,18 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "tests" / "browser")]
 
 from browser_wait import wait_for  # noqa: E402
+from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS  # noqa: E402
 from programs import mlp_source  # noqa: E402
 
 from app.presets import MICROGRAD_README  # noqa: E402
-
-SERVE_ARGS = ("--factory", "--host", "127.0.0.1", "--log-level", "warning", "--port")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 REPLAY_JS = """() => {
   document.querySelector('#first').click();
@@ -133,7 +125,7 @@ def main() -> None:
     rows = []
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             page.goto(url)
             wait_for(page, "() => document.querySelector('#graph-view').dataset.runs")

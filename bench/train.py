@@ -37,8 +37,9 @@ from api import ServerProcess  # noqa: E402
 from timing import CPU, Timing, child_output, in_processes, interleaved, ratio  # noqa: E402
 
 from engine import datasets  # noqa: E402
+from engine.lab.config import PRESETS  # noqa: E402
 from engine.lab.tape import FloatTape  # noqa: E402
-from engine.lab.train import PRESETS, EpochReport, batch_loss, prepare, train  # noqa: E402
+from engine.lab.train import EpochReport, batch_loss, prepare, train  # noqa: E402
 
 DEMO = PRESETS["micrograd-moons"][1]
 WAYS = ("lab replay (numpy)", "pure-Python tape", "scalar engine", "micrograd")

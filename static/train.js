@@ -4,6 +4,7 @@
 import { countParameters, fetchTrainOptions, inspectPoint as fetchInspect, streamTraining } from "./api.js";
 import { formatNumber } from "./format.js";
 import { FIELDS, fieldOf, formatSeconds, requestFrom, valuesFrom } from "./train-config.js";
+import { renderInspectPanel } from "./train-inspect.js";
 import { drawBoundary, drawCurves, nearestPoint } from "./train-plot.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +13,6 @@ const PRESET_NAMES = {
   "xor-tanh": "XOR (seed 002)",
   "spiral-softmax": "Spiral (softmax)",
 };
-const DECIMALS = 4; // the stepper's default, so a point's loss reads the same on both pages
 
 const state = {
   presets: [],
@@ -145,49 +145,7 @@ function renderInspect() {
   const ready = Boolean(state.final && state.run);
   $("inspect-go").disabled = !ready;
   $("inspect-point").max = state.run ? String(state.run.points.length - 1) : "0";
-  const box = $("inspect");
-  const info = state.inspect;
-  const key = JSON.stringify([info, ready]);
-  if (box.dataset.key === key) return;
-  box.dataset.key = key;
-  if (!info) {
-    const hint = ready
-      ? "Click a point on the boundary (or choose its number) to see its loss as a graph in the stepper."
-      : "After training (or Stop), click a point to see its loss as a graph in the stepper.";
-    box.replaceChildren(paragraph(hint, "hint"));
-    return;
-  }
-  const [x, y] = state.run.points[info.point];
-  const where = `Point ${info.point} at (${formatNumber(x, 3)}, ${formatNumber(y, 3)}), class ${state.run.labels[info.point]}`;
-  if (info.status === "loading") {
-    box.replaceChildren(paragraph(`${where}: writing its loss…`, "hint"));
-  } else if (info.status === "error") {
-    box.replaceChildren(paragraph(where), paragraph(info.message, "inspect-error"));
-  } else {
-    const loss = document.createElement("p");
-    loss.append(`${where}. Its loss: `);
-    const value = document.createElement("output");
-    value.id = "inspect-loss";
-    value.textContent = formatNumber(info.loss, DECIMALS);
-    value.dataset.value = String(info.loss);
-    loss.append(value);
-    loss.append(` (a graph of ${info.values} values; the L2 term is the same for every point and left out)`);
-    const link = document.createElement("a");
-    link.id = "inspect-open";
-    link.className = "button primary";
-    link.href = info.url + (state.theme !== "auto" ? `&theme=${state.theme}` : "");
-    link.target = "_blank";
-    link.rel = "noopener";
-    link.textContent = "Open in the stepper ↗";
-    box.replaceChildren(loss, link);
-  }
-}
-
-function paragraph(text, className = "") {
-  const p = document.createElement("p");
-  p.textContent = text;
-  if (className) p.className = className;
-  return p;
+  renderInspectPanel($("inspect"), { info: state.inspect, ready, run: state.run, theme: state.theme });
 }
 
 // ── training ─────────────────────────────────────────────────────────────────────────────────

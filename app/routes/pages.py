@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from app.browser_config import CONFIG_MODULE, config_module
 from app.templating import STATIC_URL, templates
-from engine.lab.train import DATASETS, LOSSES, SCHEDULES
+from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.nn import ACTIVATIONS
 
 router = APIRouter(tags=["pages"], include_in_schema=False)

@@ -34,16 +34,9 @@ from app.schemas import (
 )
 from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, Job, TrainingBusy, TrainingJobs
 from engine.errors import GradstepError
+from engine.lab.config import PRESETS, TrainConfig, check, parameter_count
 from engine.lab.point_program import point_program
-from engine.lab.train import (
-    PRESETS,
-    TrainConfig,
-    boundary_every,
-    check,
-    load_parameters,
-    parameter_count,
-    prepare,
-)
+from engine.lab.train import boundary_every, load_parameters, prepare
 
 MAX_TRAIN_POINTS = 1_000
 MAX_TRAIN_PARAMETERS = 2_000

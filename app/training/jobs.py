@@ -20,7 +20,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from app.training.worker import Message, run
-from engine.lab.train import TrainConfig
+from engine.lab.config import TrainConfig
 
 MAX_TRAINING_JOBS = 2  # concurrent jobs: one per core of a small server
 MAX_TRAINING_SECONDS = 600.0  # a job still running after this is cancelled

@@ -13,15 +13,8 @@ from multiprocessing.synchronize import Event as StopFlag
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.lab.train import (
-    Boundary,
-    EpochReport,
-    Setup,
-    TrainConfig,
-    parameter_count,
-    prepare,
-    train,
-)
+from engine.lab.config import TrainConfig, parameter_count
+from engine.lab.train import Boundary, EpochReport, Setup, prepare, train
 
 Message = tuple[str, dict[str, Any]]
 

@@ -25,11 +25,12 @@ def test_environment_forces_backend_timeout_and_cache(monkeypatch: pytest.Monkey
     assert Layout(settings).backend == BACKENDS[-1]
 
 
-def test_defaults_prefer_the_faster_wasm_build(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_defaults_prefer_dot_when_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dot measures text with the real fonts; the faster wasm build guesses (choose_backend)."""
     for name in ("GRADSTEP_LAYOUT", "GRADSTEP_LAYOUT_TIMEOUT", "GRADSTEP_LAYOUT_CACHE"):
         monkeypatch.delenv(name, raising=False)
     assert LayoutSettings.from_env() == LayoutSettings(None, 5.0, 256)
-    assert choose_backend() == ("wasm" if "wasm" in BACKENDS else "dot")
+    assert choose_backend() == ("dot" if "dot" in BACKENDS else "wasm")
     for backend in BACKENDS:
         assert choose_backend(backend) == backend  # GRADSTEP_LAYOUT still picks either
 

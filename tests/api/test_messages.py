@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.routes.training import MAX_TRAIN_NOISE, sse
 from app.training.worker import messages
-from engine.lab.train import PRESETS
+from engine.lab.config import PRESETS
 
 
 @pytest.fixture(scope="module")

@@ -17,18 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = os.environ.get("GRADSTEP_CHROMIUM", "/usr/bin/chromium")
-SERVE_ARGS = ("--factory", "--host", "127.0.0.1", "--log-level", "warning", "--port")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def _unavailable(reason: str) -> None:

@@ -6,7 +6,7 @@ stays readable on a projector and a phone (issue 14; issue 13 for the sizes)."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlencode, urlparse
+from urllib.parse import urlencode
 
 import pytest
 from browser_wait import wait_for
@@ -143,7 +143,8 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     assert len(neurons) == 4
     for n in neurons:
         assert page.locator(f"#graph-view #c{n}").count() == 1
-    fold = parse_qs(urlparse(page.url).query)["fold"][0]
+    # the URL follows the page after a short debounce
+    fold = wait_for(page, "() => new URLSearchParams(location.search).get('fold')")
     assert str(layer) not in fold.split(",") and str(neurons[0]) in fold.split(",")
     open_box(page, neurons[0])
     # the neuron's own values: its weights' products, their sum and its tanh
@@ -170,7 +171,12 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     assert position(page) == "forward 14/304"  # still where it was
     page.check("#over")
 
-    # the fold is in the URL: a reload opens the same boxes
+    # the fold is in the URL (written once the page is quiet): a reload opens the same boxes
+    wait_for(
+        page,
+        "(n) => !new URLSearchParams(location.search).get('fold').split(',').includes(n)",
+        str(neurons[0]),
+    )
     url = page.url
     page.goto(url)
     drawn(page, 0)

@@ -139,6 +139,6 @@ def test_inspect_one_point_opens_the_stepper_on_its_loss(page, shot) -> None:
     wait_for(stepper, output_data, timeout=60)
     output = stepper.evaluate(output_data)
     assert output.split()[-1] == shown
-    assert "w1_1_1" in stepper.input_value("#source")
+    assert "class Neuron" in stepper.input_value("#source")
     shot(stepper, "train-xor-inspect-stepper")
     stepper.close()

@@ -9,19 +9,16 @@ import pytest
 
 from engine import OPS, datasets, losses, nn, optim, parse, topological_order, trace
 from engine.errors import GradstepError
+from engine.lab.config import PRESETS, TrainConfig, check, parameter_count
 from engine.lab.point_program import point_program
 from engine.lab.replay import Replay, classify, decision_grid
 from engine.lab.tape import VECTOR_OPS
 from engine.lab.train import (
-    PRESETS,
     Boundary,
     EpochReport,
     Finished,
-    TrainConfig,
-    check,
     evaluate,
     load_parameters,
-    parameter_count,
     prepare,
     train,
 )

@@ -33,7 +33,7 @@ def _positive_float(name: str, default: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class LayoutSettings:
-    backend: str | None = None  # "dot", "wasm", or None to choose (wasm when installed)
+    backend: str | None = None  # "dot", "wasm", or None to choose (dot when on PATH)
     timeout: float = DEFAULT_TIMEOUT_S
     cache_entries: int = DEFAULT_CACHE_ENTRIES
 
