@@ -47,7 +47,9 @@ from app.draw.layout.wasm_backend import wasm_available  # noqa: E402
 from app.presets import MICROGRAD_README, PRESETS  # noqa: E402
 
 MLP = "MLP(2,[16,16,1])"
-PROGRAMS = {p.id: p.source for p in PRESETS} | {MLP: mlp_source()}
+# the presets a value change can be timed on (the lecture's MLP and demo keep their inputs
+# inside calls, so no slider moves them), and the 979-value MLP written out flat
+PROGRAMS = {p.id: p.source for p in PRESETS if engine.parse(p.source).inputs} | {MLP: mlp_source()}
 
 
 def free_port() -> int:
