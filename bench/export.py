@@ -20,13 +20,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.raster import PT_TO_PX, fit_scale, svg_to_png  # noqa: E402
+from app.render import structure_digraph  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import engine  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.presets import LECTURE_NEURON, MICROGRAD_README  # noqa: E402
-from app.raster import PT_TO_PX, fit_scale, svg_to_png  # noqa: E402
-from app.render import structure_digraph  # noqa: E402
 
 PROGRAMS = {"micrograd README": MICROGRAD_README, "lecture neuron": LECTURE_NEURON}
 
