@@ -52,12 +52,15 @@ export function onStepKey(e, stepper, release = null) {
       break;
     case "+":
     case "=":
+      e.preventDefault();
       stepper.zoom(1.25);
       break;
     case "-":
+      e.preventDefault();
       stepper.zoom(0.8);
       break;
     case "0":
+      e.preventDefault();
       stepper.whole();
       break;
     default:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from tests.notebook.conftest import NOTEBOOK, NUMBER_IN_GRAPH, X1_GRAD, kernel_env, require
+from notebook_env import NOTEBOOK, NUMBER_IN_GRAPH, X1_GRAD, kernel_env, require
 
 
 @pytest.fixture(scope="module")

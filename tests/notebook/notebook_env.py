@@ -1,4 +1,5 @@
-"""What the notebook tests share: the notebook, and a kernel environment with no ``dot``.
+"""What the notebook tests (here and tests/browser/test_notebook.py) share: the notebook, and a
+kernel environment with no ``dot``.
 
 The kernel imports gradstep from this checkout (PYTHONPATH), and its PATH keeps no directory
 that holds a ``dot`` program, so every drawing in it is laid out by the WebAssembly Graphviz.
