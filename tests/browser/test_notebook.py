@@ -125,6 +125,8 @@ def test_the_widget_steps_the_neuron_in_jupyterlab(browser, lab: str) -> None:
         svg_img = cells.nth(2).locator(".jp-RenderedSVG img, .jp-RenderedImage img")
         svg_img.wait_for(timeout=30_000)
         assert svg_img.evaluate("(img) => img.naturalWidth") > 100  # draw_dot, as SVG
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        svg_img.screenshot(path=str(SCREENSHOTS / "notebook-draw-dot.png"))
         wait_for(page, f"() => ({_WIDGET})(1)?.position === 'backward 7/7'")  # the program
 
         # click the graph: the widget has the keys; ↓ steps it and Jupyter never sees it (a
