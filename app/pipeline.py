@@ -79,13 +79,16 @@ def draw_trace(
     direction: Direction = "auto",
     aspect: float | None = None,
     folding: str | None = None,
+    source: str = "",
+    values: Mapping[str, float] | None = None,
 ) -> Drawn:
-    """Lay out a trace made without a program text (``engine.trace_value`` of a graph built in
-    Python: the notebook), as ``draw`` lays out a program's."""
+    """Lay out a trace already made: one made without a program text (``engine.trace_value``
+    of a graph built in Python: the notebook), or ``source``'s again with other calls folded."""
     request = parse_fold(folding)
     start = time.perf_counter()
     timings: dict[str, float | bool] = {"parse_ms": 0.0, "trace_ms": 0.0}
-    return _lay_out(layout, "", {}, trace, direction, aspect, request, start, timings)
+    given = dict(values) if values is not None else {}
+    return _lay_out(layout, source, given, trace, direction, aspect, request, start, timings)
 
 
 def _lay_out(

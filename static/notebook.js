@@ -6,6 +6,7 @@
 // root, and the ones it uses go no further (Jupyter's command mode never sees them); Esc or a
 // click outside gives them back. The app bundles this module with its imports (app/draw/offline.py).
 
+import { refolded } from "./model.js";
 import { startPlayer } from "./player.js";
 
 /** The notebook's own theme, where the front end says it (JupyterLab); else the system's. */
@@ -58,6 +59,11 @@ export function render({ model, el }) {
       decimals: model.get("decimals"),
       release: (reason) => reason === "escape" && giveBack(frame), // not past either end
       onStep: () => syncing || sync(),
+      onFold: (element) => {
+        // the kernel lays the same trace out again with these calls folded (Stepper.refold)
+        const fold = refolded(stepper.state.model, element);
+        if (fold !== null) model.send({ fold });
+      },
     },
   );
   sync(); // Python learns where the walk opened (the finished picture: the last step)
@@ -69,6 +75,11 @@ export function render({ model, el }) {
   };
   model.on("change:step", follow);
   model.on("change:phase", follow);
+  const relaid = () => {
+    const at = { phase: stepper.state.phase, step: stepper.state.step };
+    stepper.load(model.get("trace"), model.get("svg"), model.get("source"), { position: at, fold: model.get("fold") });
+  };
+  model.on("change:svg", relaid);
 
   frame.addEventListener("keydown", (e) => {
     if (stepper.onKey(e)) e.stopPropagation();
@@ -81,6 +92,7 @@ export function render({ model, el }) {
     stepper.stop();
     model.off("change:step", follow);
     model.off("change:phase", follow);
+    model.off("change:svg", relaid);
   };
 }
 

@@ -19,8 +19,9 @@ from pydantic import TypeAdapter
 
 from app.draw.offline import OFFLINE_STYLES, bundle, offline_html
 from app.notebook.css import scope_css
+from app.notebook.drawing import notebook_layout
 from app.paths import STATIC_DIR
-from app.pipeline import Drawn
+from app.pipeline import Drawn, draw_trace
 from app.templating import templates
 from engine.steps import Phase
 from engine.trace import Trace
@@ -73,6 +74,24 @@ class Stepper(anywidget.AnyWidget):
             **kwargs,
         )
         self._drawn = drawn
+        self.on_msg(self._on_message)
+
+    def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
+        """The front end asks for other calls folded (a click on a box or a call's frame):
+        the same trace, laid out again."""
+        if isinstance(content, dict) and isinstance(content.get("fold"), str):
+            self.refold(content["fold"])
+
+    def refold(self, folded: str) -> None:
+        """Draw ``folded`` calls as boxes (auto, none, all or call ids, as ``show``'s
+        ``folded``); the step stays."""
+        d = self._drawn
+        self._drawn = draw_trace(
+            notebook_layout(), d.trace, d.rankdir, None, folded, d.source, d.values
+        )
+        with self.hold_sync():
+            self.fold = json.loads(json.dumps(self._drawn.fold.as_json()))
+            self.svg = self._drawn.svg()
 
     @property
     def drawn(self) -> Drawn:

@@ -176,6 +176,16 @@ def test_the_widget_steps_the_neuron_in_jupyterlab(browser, lab: str) -> None:
             ".querySelector('.jp-OutputArea-output')?.textContent.trim() === want",
             f"backward {step}",
         )
+
+        # a click on a folded call's box opens it: the kernel lays the trace out again
+        third = page.locator(".gradstep-nb").nth(2)
+        wait_for(page, f"() => ({_WIDGET})(2)")
+        third.locator("g.call#c0").click()
+        wait_for(
+            page,
+            "() => { const w = document.querySelectorAll('.gradstep-nb')[2];"
+            " return !w.querySelector('#c0') && w.querySelector('svg #n3'); }",
+        )
     except BaseException:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "notebook-failure.png"))  # for the person

@@ -28,6 +28,9 @@ CELLS = [
     'show("a = -4.0\\nb = 2.0\\nc = a + b\\nd = a * b + b**3\\ne = c - d\\ng = e**2", height=360)',
     "print(w.phase, w.step)",
     'w.phase = "backward"\nw.step = 0',
+    'FUNCTION = "def neuron(x, w, b):\\n    return (x*w + b).tanh()\\n\\n"\n'
+    """FUNCTION += "x = 2.0\\no = neuron(x, -3.0, 1.0)"\n"""
+    'show(FUNCTION, folded="all", height=300)',
 ]
 
 

@@ -50,7 +50,7 @@ def test_show_syncs_the_traced_neuron(executed) -> None:
     views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) == 1, shown
     states = _stepper_states(executed)
-    assert len(states) == 2  # the neuron and the program
+    assert len(states) == 3  # the neuron, the program and the program with a function
     neuron = next(s for s in states if any(n["name"] == "x1" for n in s["trace"]["nodes"]))
     grads = {n["name"]: n["grad"] for n in neuron["trace"]["nodes"]}
     assert grads["x1"] == pytest.approx(X1_GRAD, abs=1e-4)

@@ -85,3 +85,19 @@ def test_draw_dot_refuses_what_it_cannot_draw() -> None:
 
     with pytest.raises(TypeError):
         draw_dot(3.0)  # type: ignore[arg-type]
+
+
+def test_refold_lays_the_same_trace_out_with_other_calls_folded() -> None:
+    require("anywidget")
+    from app.notebook import show
+
+    source = (
+        "def neuron(x, w, b):\n    return (x*w + b).tanh()\n\nx = 2.0\no = neuron(x, -3.0, 1.0)"
+    )
+    w = show(source, folded="all", phase="forward", step=1)
+    assert w.fold["folded"] == [0] and 'id="c0"' in w.svg
+    trace = w.trace
+    w._on_message(w, {"fold": "none"}, [])  # as the front end sends it when the box is clicked
+    assert w.fold["folded"] == [] and 'id="c0"' not in w.svg and 'id="n3"' in w.svg
+    assert w.trace == trace and (w.phase, w.step) == ("forward", 1)
+    assert w.drawn.source == source  # the offline file still shows the program
