@@ -43,8 +43,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name, value in _SETTINGS.items():
         (settings / name).parent.mkdir(parents=True, exist_ok=True)
         (settings / name).write_text(json.dumps(value))
-    env = kernel_env()
-    env["JUPYTER_RUNTIME_DIR"] = str(base / "runtime")
+    env = kernel_env(base / "home")
     port = _free_port()
     # fmt: off
     args = [

@@ -30,8 +30,13 @@ def path_without_dot() -> str:
     return os.pathsep.join(kept)
 
 
-def kernel_env() -> dict[str, str]:
+def kernel_env(home: Path | None = None) -> dict[str, str]:
+    """The environment of a kernel (or a server that starts kernels); with ``home``, Jupyter's
+    and IPython's settings and state go there instead of the user's own."""
     env = dict(os.environ)
+    if home is not None:
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+            env[name] = str(home / name.lower())
     env["PATH"] = path_without_dot()
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.pop("GRADSTEP_LAYOUT", None)

@@ -26,7 +26,7 @@ def executed(tmp_path_factory: pytest.TempPathFactory):
         resources={"metadata": {"path": str(workdir)}},
         store_widget_state=True,
     )
-    client.execute(env=kernel_env(), cwd=str(workdir))
+    client.execute(env=kernel_env(workdir / "home"), cwd=str(workdir))
     return nb
 
 
