@@ -66,16 +66,48 @@ def draw(
     parsed = time.perf_counter()
     trace = engine.trace(program)
     traced = time.perf_counter()
-    fold = fold_view(trace, folded_calls(trace, request))
-    rankdir = choose_rankdir(trace, aspect, fold) if direction == "auto" else direction
-    laid_out = layout.template(dot_source(trace, rankdir, fold), fold.listed)
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,
         "trace_ms": (traced - parsed) * 1000,
-        "layout_ms": laid_out.layout_ms,
-        "total_ms": _ms(start),
-        "layout_cached": laid_out.cached,
     }
+    return _lay_out(layout, source, given, trace, direction, aspect, request, start, timings)
+
+
+def draw_trace(
+    layout: Layout,
+    trace: Trace,
+    direction: Direction = "auto",
+    aspect: float | None = None,
+    folding: str | None = None,
+    source: str = "",
+    values: Mapping[str, float] | None = None,
+) -> Drawn:
+    """Lay out a trace already made: one made without a program text (``engine.trace_value``
+    of a graph built in Python: the notebook), or ``source``'s again with other calls folded."""
+    request = parse_fold(folding)
+    start = time.perf_counter()
+    timings: dict[str, float | bool] = {"parse_ms": 0.0, "trace_ms": 0.0}
+    given = dict(values) if values is not None else {}
+    return _lay_out(layout, source, given, trace, direction, aspect, request, start, timings)
+
+
+def _lay_out(
+    layout: Layout,
+    source: str,
+    given: dict[str, float],
+    trace: Trace,
+    direction: Direction,
+    aspect: float | None,
+    request: str | frozenset[int],
+    start: float,
+    timings: dict[str, float | bool],
+) -> Drawn:
+    fold = fold_view(trace, folded_calls(trace, request))
+    rankdir = choose_rankdir(trace, aspect, fold) if direction == "auto" else direction
+    laid_out = layout.template(dot_source(trace, rankdir, fold), fold.listed)
+    timings["layout_ms"] = laid_out.layout_ms
+    timings["total_ms"] = _ms(start)
+    timings["layout_cached"] = laid_out.cached
     return Drawn(source, given, trace, rankdir, fold, laid_out.template, timings)
 
 

@@ -178,3 +178,28 @@ function updatedView(model, view) {
 export function drawnEdge(model, key) {
   return model.fold ? (model.fold.edges[key] ?? null) : key;
 }
+
+/** The fold request (app/draw/fold.py) after a click on a folded call's box ("c3": open it one
+ * level, as a tree does, the calls it made staying folded) or on an open call's frame ("k3":
+ * fold it, and everything inside it opens); null for anything else. */
+export function refolded(model, element) {
+  const id = Number(element.slice(1));
+  if (!Number.isInteger(id) || !model.calls.has(id)) return null;
+  const folded = new Set(model.fold?.folded ?? []);
+  if (element.startsWith("c")) {
+    folded.delete(id);
+    for (const call of model.trace.calls) if (call.parent === id) folded.add(call.id);
+  } else {
+    for (const call of model.trace.calls) if (within(model, call.id, id)) folded.delete(call.id);
+    folded.add(id);
+  }
+  return [...folded].sort((a, b) => a - b).join(",") || "none";
+}
+
+/** Whether call `inner` was made inside call `outer`. */
+function within(model, inner, outer) {
+  for (let call = model.calls.get(inner)?.parent; call !== null && call !== undefined; call = model.calls.get(call).parent) {
+    if (call === outer) return true;
+  }
+  return false;
+}

@@ -10,7 +10,7 @@ import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
-import { stepCount } from "./model.js";
+import { refolded, stepCount } from "./model.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -200,28 +200,10 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
 
 /** Open a folded call's box ("c3"), or fold an open call ("k3", its cluster's frame). */
 function refold(element) {
-  const { model } = state;
-  const id = Number(element.slice(1));
-  if (!model || !Number.isInteger(id)) return;
-  const folded = new Set(model.fold.folded);
-  if (element.startsWith("c")) {
-    // open one level, as a tree does: the calls it made stay folded (a layer shows its neurons)
-    folded.delete(id);
-    for (const call of model.trace.calls) if (call.parent === id) folded.add(call.id);
-  } else {
-    for (const call of model.trace.calls) if (within(model, call.id, id)) folded.delete(call.id);
-    folded.add(id);
-  }
-  setState({ fold: [...folded].sort((a, b) => a - b).join(",") || "none" });
+  const fold = state.model ? refolded(state.model, element) : null;
+  if (fold === null) return;
+  setState({ fold });
   run({ position: { phase: state.phase, step: state.step } });
-}
-
-/** Whether call `inner` was made inside call `outer`. */
-function within(model, inner, outer) {
-  for (let call = model.calls.get(inner)?.parent; call !== null && call !== undefined; call = model.calls.get(call).parent) {
-    if (call === outer) return true;
-  }
-  return false;
 }
 
 function runSource() {

@@ -57,8 +57,10 @@ def _scope_name(file: str) -> str:
     return "__gradstep_" + re.sub(r"\W", "_", file.removesuffix(".js"))
 
 
-def bundle(entry: str, static_dir: Path = STATIC_DIR) -> str:
-    """``entry`` and every module it imports (relative ``./x.js`` only) as one classic script."""
+def bundle(entry: str, static_dir: Path = STATIC_DIR, module: bool = False) -> str:
+    """``entry`` and every module it imports (relative ``./x.js`` only) as one classic script;
+    with ``module``, an ES module whose default export is ``entry``'s exports (the notebook
+    widget's ``_esm``: anywidget imports it and calls its ``render``)."""
     order: list[str] = []
     sources: dict[str, str] = {}
     generated = {CONFIG_MODULE: config_module()}  # served by a route, not a file
@@ -90,6 +92,8 @@ def bundle(entry: str, static_dir: Path = STATIC_DIR) -> str:
             f"return {{ {', '.join(exports)} }};\n}})();"
         )
     script = '"use strict";\n' + "\n".join(chunks)
+    if module:
+        script += f"\nexport default {_scope_name(entry)};\n"
     if _CLOSING_TAG.search(script):
         raise BundleError("a module contains </script or </style, which would end the tag")
     return script

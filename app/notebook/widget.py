@@ -1,0 +1,106 @@
+"""The stepper as a notebook widget (anywidget): JupyterLab, Notebook 7, VS Code, Colab.
+
+The kernel traces and lays out (app.notebook.drawing); the widget's front end is
+``static/notebook.js`` and the modules it imports, bundled as the offline file's are
+(``app.draw.offline.bundle``), with the page's stylesheets scoped to the widget
+(``app.notebook.css``). Nothing is fetched: the bundle travels in the wheel with ``static/``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, cast
+
+import anywidget
+import traitlets
+from pydantic import TypeAdapter
+
+from app.draw.offline import OFFLINE_STYLES, bundle, offline_html
+from app.notebook.css import scope_css
+from app.notebook.drawing import notebook_layout
+from app.paths import STATIC_DIR
+from app.pipeline import Drawn, draw_trace
+from app.templating import templates
+from engine.steps import Phase
+from engine.trace import Trace
+
+WIDGET_ENTRY = "notebook.js"
+WIDGET_STYLE = "notebook.css"  # after the page's (scoped) sheets, as it is
+_TRACE = TypeAdapter(Trace)
+
+
+@cache
+def widget_esm() -> str:
+    return bundle(WIDGET_ENTRY, module=True)
+
+
+@cache
+def widget_css() -> str:
+    page = "\n".join((STATIC_DIR / name).read_text(encoding="utf-8") for name in OFFLINE_STYLES)
+    return scope_css(page) + "\n" + (STATIC_DIR / WIDGET_STYLE).read_text(encoding="utf-8")
+
+
+@cache
+def player_html() -> str:
+    return templates.get_template("player.html").render(offline=True)
+
+
+class Stepper(anywidget.AnyWidget):
+    """One drawn graph, stepped through in the notebook. ``phase`` and ``step`` follow the
+    browser (and move it when set here); ``step`` is -1 for the finished picture until a front
+    end has drawn it."""
+
+    _esm = widget_esm()
+    _css = widget_css()
+    _player_html = traitlets.Unicode(player_html()).tag(sync=True)
+    trace = traitlets.Dict().tag(sync=True)
+    svg = traitlets.Unicode().tag(sync=True)
+    fold = traitlets.Dict().tag(sync=True)
+    source = traitlets.Unicode().tag(sync=True)
+    theme = traitlets.Enum(["auto", "light", "dark"], "auto").tag(sync=True)
+    decimals = traitlets.Int(4).tag(sync=True)
+    height = traitlets.Int(480).tag(sync=True)
+    phase = traitlets.Enum(["forward", "backward", "update"], "backward").tag(sync=True)
+    step = traitlets.Int(-1).tag(sync=True)
+
+    def __init__(self, drawn: Drawn, **kwargs: Any) -> None:
+        super().__init__(
+            trace=json.loads(_TRACE.dump_json(drawn.trace)),  # as POST /api/graph sends it
+            svg=drawn.svg(),
+            fold=json.loads(json.dumps(drawn.fold.as_json())),
+            source=drawn.source,
+            **kwargs,
+        )
+        self._drawn = drawn
+        self.on_msg(self._on_message)
+
+    def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
+        """The front end asks for other calls folded (a click on a box or a call's frame):
+        the same trace, laid out again."""
+        if isinstance(content, dict) and isinstance(content.get("fold"), str):
+            self.refold(content["fold"])
+
+    def refold(self, folded: str) -> None:
+        """Draw ``folded`` calls as boxes (auto, none, all or call ids, as ``show``'s
+        ``folded``); the step stays."""
+        d = self._drawn
+        self._drawn = draw_trace(
+            notebook_layout(), d.trace, d.rankdir, None, folded, d.source, d.values
+        )
+        with self.hold_sync():
+            self.fold = json.loads(json.dumps(self._drawn.fold.as_json()))
+            self.svg = self._drawn.svg()
+
+    @property
+    def drawn(self) -> Drawn:
+        return self._drawn
+
+    def save(self, path: str | Path) -> Path:
+        """The offline file (as ``GET /api/graph.html`` writes it) at this widget's step."""
+        phase = cast(Phase, self.phase)
+        html = offline_html(self._drawn, self.theme, phase, None if self.step < 0 else self.step)
+        target = Path(path)
+        target.write_text(html, encoding="utf-8")
+        return target

@@ -1,0 +1,200 @@
+"""The notebook widget in a real JupyterLab: a server on a free port (no token, a temporary root,
+no browser, no ``dot`` on its kernel's PATH), driven by Chromium. Run All draws the lecture
+neuron; the widget takes the keyboard when clicked, steps backward until x1's grad is known
+(−1.5), keeps those keys from Jupyter's command mode, gives them back on Esc, and its step is
+the one Python reads."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_wait import wait_for
+from conftest import SCREENSHOTS, _free_port
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebook"))
+from notebook_env import NOTEBOOK, NUMBER_IN_GRAPH, kernel_env, require
+
+pytestmark = pytest.mark.browser
+
+# no "would you like news?" toast over the notebook
+_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"}
+}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require("jupyterlab")
+    require("anywidget")
+    base = tmp_path_factory.mktemp("lab")
+    root, settings = base / "root", base / "settings"
+    root.mkdir()
+    shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
+    for name, value in _SETTINGS.items():
+        (settings / name).parent.mkdir(parents=True, exist_ok=True)
+        (settings / name).write_text(json.dumps(value))
+    env = kernel_env(base / "home")
+    port = _free_port()
+    # fmt: off
+    args = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}",
+        "--IdentityProvider.token=", "--ServerApp.password=",
+        "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={base / 'ws'}",
+    ]
+    # fmt: on
+    log = (base / "server.log").open("wb")
+    proc = subprocess.Popen(args, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/status", timeout=1) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            text = (base / "server.log").read_text(errors="replace")
+            pytest.fail(f"JupyterLab did not start on {url}:\n{text[-3000:]}", pytrace=False)
+        time.sleep(0.1)
+    yield url
+    proc.terminate()  # it shuts its kernels down
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+_WIDGET = """(i) => {
+  const w = document.querySelectorAll(".gradstep-nb")[i];
+  const player = w?.querySelector("[data-player]");
+  if (!player || player.dataset.state !== "ready") return null;
+  const text = player.querySelector('[data-part="explanation"]');
+  const cells = [...document.querySelectorAll(".jp-Notebook .jp-Cell")];
+  return {
+    position: player.querySelector('[data-part="position"]').textContent,
+    x1grad: player.querySelector("#n0-grad")?.textContent,
+    explanation: text.textContent,
+    clipped: text.scrollHeight > text.clientHeight + 1,
+    focused: w.contains(document.activeElement),
+    activeCell: cells.findIndex((c) => c.classList.contains("jp-mod-active")),
+  };
+}"""
+
+
+def test_the_widget_steps_the_neuron_in_jupyterlab(browser, lab: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{lab}/lab/tree/{NOTEBOOK.name}")
+        cells = page.locator(".jp-Notebook .jp-Cell")
+        cells.first.wait_for(timeout=60_000)
+        # JupyterLab may ask which kernel to start (the notebook names python3): that one
+        select = page.locator(".jp-Dialog .jp-mod-accept")
+        try:
+            select.wait_for(timeout=5_000)
+            select.click()
+        except PlaywrightTimeout:
+            pass
+        page.get_by_text("Run", exact=True).first.click()
+        page.get_by_text("Run All Cells", exact=True).click()
+
+        # the last cell set w.phase/w.step from Python: the widget followed (seed step)
+        wait_for(page, f"() => ({_WIDGET})(0)?.position === 'backward 1/6'", timeout=40)
+        assert "dot on PATH: None" in cells.nth(0).inner_text()
+        svg_img = cells.nth(2).locator(".jp-RenderedSVG img, .jp-RenderedImage img")
+        svg_img.wait_for(timeout=30_000)
+        assert svg_img.evaluate("(img) => img.naturalWidth") > 100  # draw_dot, as SVG
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        svg_img.screenshot(path=str(SCREENSHOTS / "notebook-draw-dot.png"))
+        wait_for(page, f"() => ({_WIDGET})(1)?.position === 'backward 7/7'")  # the program
+
+        # click the graph: the widget has the keys; ↓ steps it and Jupyter never sees it (a
+        # listener on the document, where Jupyter's shortcuts listen, records what gets there)
+        page.evaluate(
+            "() => { window.leaked = [];"
+            " document.addEventListener('keydown', (e) => window.leaked.push(e.key)); }"
+        )
+        widget = page.locator(".gradstep-nb").first
+        widget.locator('[data-part="graph"]').click(position={"x": 20, "y": 20})
+        start = page.evaluate(_WIDGET, 0)
+        assert start["focused"] and start["x1grad"] == "?"
+        for _ in range(12):
+            page.keyboard.press("ArrowDown")
+            now = page.evaluate(_WIDGET, 0)
+            if now["x1grad"] == NUMBER_IN_GRAPH:
+                break
+        assert now["x1grad"] == NUMBER_IN_GRAPH, now
+        assert "x1" in now["explanation"] and NUMBER_IN_GRAPH in now["explanation"], now
+        assert not now["clipped"], now  # the whole chain rule is on screen
+        assert now["activeCell"] == start["activeCell"] == 1  # command mode never moved
+        page.keyboard.press("0")  # the widget's "fit"; 0, 0 in command mode restarts the kernel
+        page.keyboard.press("0")
+        assert page.evaluate("() => window.leaked") == []
+        assert page.locator(".jp-Dialog").count() == 0
+        widget.scroll_into_view_if_needed()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "notebook-neuron.png"))
+        stepped_to = now["position"]
+
+        # Esc gives the keys back: ↓ is Jupyter's again (next cell), the widget stays
+        page.keyboard.press("Escape")
+        assert not page.evaluate(_WIDGET, 0)["focused"]
+        assert page.evaluate("() => window.leaked") == []  # Esc was the widget's too
+        page.keyboard.press("ArrowDown")
+        after = page.evaluate(_WIDGET, 0)
+        assert after["position"] == stepped_to
+        assert after["activeCell"] == 2, after
+
+        # the step taken in the browser is the one Python reads
+        step = int(stepped_to.split()[1].split("/")[0]) - 1
+        cells.nth(4).locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        wait_for(
+            page,
+            "(want) => document.querySelectorAll('.jp-Notebook .jp-Cell')[4]"
+            ".querySelector('.jp-OutputArea-output')?.textContent.trim() === want",
+            f"backward {step}",
+        )
+
+        # a click on a folded call's box opens it: the kernel lays the trace out again
+        third = page.locator(".gradstep-nb").nth(2)
+        wait_for(page, f"() => ({_WIDGET})(2)")
+        third.locator("g.call#c0").click()
+        wait_for(
+            page,
+            "() => { const w = document.querySelectorAll('.gradstep-nb')[2];"
+            " return !w.querySelector('#c0') && w.querySelector('svg #n3'); }",
+        )
+    except BaseException:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "notebook-failure.png"))  # for the person
+        raise
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def test_jupyterlab_is_not_given_a_dot() -> None:
+    """The kernel environment the server gets really has no dot (the test above relies on it)."""
+    path = kernel_env()["PATH"]
+    assert all(not (Path(d) / "dot").exists() for d in path.split(os.pathsep))
