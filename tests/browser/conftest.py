@@ -11,13 +11,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS
+from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -46,19 +44,10 @@ def base_url() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-            pytest.fail(f"uvicorn did not become healthy on {url}:\n{err}", pytrace=False)
-        time.sleep(0.1)
+    if not wait_until_up(proc, f"{url}/healthz", 30):
+        proc.kill()
+        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        pytest.fail(f"uvicorn did not become healthy on {url}:\n{err}", pytrace=False)
     yield url
     proc.terminate()
     try:

@@ -11,13 +11,12 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser_wait import wait_for
+from chromium import wait_until_up
 from conftest import SCREENSHOTS, _free_port
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -58,20 +57,11 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (base / "server.log").open("wb")
     proc = subprocess.Popen(args, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/status", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.close()
-            text = (base / "server.log").read_text(errors="replace")
-            pytest.fail(f"JupyterLab did not start on {url}:\n{text[-3000:]}", pytrace=False)
-        time.sleep(0.1)
+    if not wait_until_up(proc, f"{url}/api/status", 60):
+        proc.kill()
+        log.close()
+        text = (base / "server.log").read_text(errors="replace")
+        pytest.fail(f"JupyterLab did not start on {url}:\n{text[-3000:]}", pytrace=False)
     yield url
     proc.terminate()  # it shuts its kernels down
     try:
