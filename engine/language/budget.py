@@ -6,17 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from engine import limits
 from engine.errors import GradstepError
-from engine.limits import (
-    MAX_BULK_ITEMS,
-    MAX_CALL_DEPTH,
-    MAX_INT_BITS,
-    MAX_LIST_SIZE,
-    MAX_LOOP_ITERATIONS,
-    MAX_NODES,
-    MAX_STATEMENTS,
-    MAX_TOTAL_ITERATIONS,
-)
 
 
 def _limit(message: str) -> GradstepError:
@@ -35,10 +26,10 @@ class Budget:
 
     def statement(self) -> None:
         self.statements += 1
-        if self.statements > MAX_STATEMENTS:
+        if self.statements > limits.MAX_STATEMENTS:
             raise _limit(
                 f"the program ran {self.statements:,} statements; the limit is "
-                f"{MAX_STATEMENTS:,} (each pass through a loop or a function counts)"
+                f"{limits.MAX_STATEMENTS:,} (each pass through a loop or a function counts)"
             )
 
     def loop(self, items: Iterable[object], what: str = "this loop") -> Iterator[object]:
@@ -47,20 +38,20 @@ class Budget:
         for item in items:
             n += 1
             self.iterations += 1
-            if n > MAX_LOOP_ITERATIONS:
-                raise _limit(f"{what} ran {n:,} times; the limit is {MAX_LOOP_ITERATIONS:,}")
-            if self.iterations > MAX_TOTAL_ITERATIONS:
+            if n > limits.MAX_LOOP_ITERATIONS:
+                raise _limit(f"{what} ran {n:,} times; the limit is {limits.MAX_LOOP_ITERATIONS:,}")
+            if self.iterations > limits.MAX_TOTAL_ITERATIONS:
                 raise _limit(
                     f"the program's loops ran {self.iterations:,} times in all; the limit is "
-                    f"{MAX_TOTAL_ITERATIONS:,}"
+                    f"{limits.MAX_TOTAL_ITERATIONS:,}"
                 )
             yield item
 
     def enter(self) -> None:
         self.depth += 1
-        if self.depth > MAX_CALL_DEPTH:
+        if self.depth > limits.MAX_CALL_DEPTH:
             raise _limit(
-                f"calls nest {self.depth} deep here; the limit is {MAX_CALL_DEPTH} "
+                f"calls nest {self.depth} deep here; the limit is {limits.MAX_CALL_DEPTH} "
                 "(does a function call itself without end?)"
             )
 
@@ -69,30 +60,30 @@ class Budget:
 
     def value(self) -> None:
         self.values += 1
-        if self.values > MAX_NODES:
+        if self.values > limits.MAX_NODES:
             raise _limit(
-                f"the graph would have {self.values:,} values; the limit is {MAX_NODES:,} "
+                f"the graph would have {self.values:,} values; the limit is {limits.MAX_NODES:,} "
                 "(a smaller model, fewer points or fewer steps would fit)"
             )
 
     def size(self, n: int, what: str = "this list") -> None:
-        if n > MAX_LIST_SIZE:
-            raise _limit(f"{what} would have {n:,} items; the limit is {MAX_LIST_SIZE:,}")
+        if n > limits.MAX_LIST_SIZE:
+            raise _limit(f"{what} would have {n:,} items; the limit is {limits.MAX_LIST_SIZE:,}")
 
     def bulk(self, n: int) -> None:
         self.bulk_items += n
-        if self.bulk_items > MAX_BULK_ITEMS:
+        if self.bulk_items > limits.MAX_BULK_ITEMS:
             raise _limit(
                 f"the program has copied list items and walked graph nodes "
-                f"{self.bulk_items:,} times; the limit is {MAX_BULK_ITEMS:,}"
+                f"{self.bulk_items:,} times; the limit is {limits.MAX_BULK_ITEMS:,}"
             )
 
 
 def check_int_bits(bits: float, text: str) -> None:
     """Refuse a whole number of about ``bits`` bits before computing it (``text``: the op)."""
-    if bits > MAX_INT_BITS:
+    if bits > limits.MAX_INT_BITS:
         raise GradstepError(
             f"{text} overflows: the result would be a whole number of about {bits:,.0f} bits; "
-            f"the limit is {MAX_INT_BITS:,} bits, the range of a float",
+            f"the limit is {limits.MAX_INT_BITS:,} bits, the range of a float",
             kind="overflow",
         )

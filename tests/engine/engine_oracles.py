@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hypothesis import assume, reject
 from hypothesis import strategies as st
 
 from engine import GradstepError, Value
@@ -187,14 +188,16 @@ def engine_value_and_grads(
     return root.data, [leaf.grad for leaf in leaves], leaves
 
 
-def try_build(tree: Tree, xs: Sequence[float]) -> Tree | None:
-    """The repaired tree, or None when it still leaves the domain or overflows (rejected)."""
+def build(tree: Tree, xs: Sequence[float]) -> Tree:
+    """The repaired tree; an example whose tree still leaves the domain or overflows is
+    rejected (hypothesis's ``assume``), so a test only ever sees trees that evaluate."""
     try:
         fixed = repaired(tree, xs)
         value = evaluate(fixed, xs).data
     except GradstepError:
-        return None
-    return fixed if abs(value) < 1e6 else None
+        reject()
+    assume(abs(value) < 1e6)
+    return fixed
 
 
 def torch_replay(root: Value) -> tuple[float, dict[Value, float]]:
