@@ -72,7 +72,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         id="lecture-neuron",
         title="The lecture's neuron",
-        lesson="o = tanh(n) = 0.7071, so do/dn = 1 − o² = 0.5 flows back to every weight.",
+        lesson="o = tanh(n) = 0.7071, so do/dn = 1 − o² = 0.5; each weight gets its input × 0.5.",
         source=LECTURE_NEURON,
     ),
     Preset(

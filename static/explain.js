@@ -122,3 +122,18 @@ export function predictHint(model, j) {
   if (step.seed) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
   return [title, ...step.contributions.map((c) => el("p", { class: "line" }, el("span", { class: "sum", text: partsText(c.sum, 4) }), el("span", { class: "rule", text: partsText(c.rule, 4) })))];
 }
+
+const FIT_SCALES = [1, 0.9, 0.8, 0.72]; // 0.72 of the panel's type is still 12 px on a 1280 page
+
+/** Shrink a fixed-height panel's lines until they fit it (a long label wraps a step's formulas
+ * onto more lines than the panel holds, and a room cannot scroll): measured in the next frame,
+ * when the browser lays the page out for painting anyway. Past the smallest scale it scrolls. */
+export function fitLines(panel) {
+  panel.style.setProperty("--fit", "1");
+  requestAnimationFrame(() => {
+    for (const scale of FIT_SCALES) {
+      panel.style.setProperty("--fit", String(scale));
+      if (panel.scrollHeight <= panel.clientHeight + 1) return;
+    }
+  });
+}

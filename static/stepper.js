@@ -4,7 +4,7 @@
 // to the same state and the same render (options.render). Stepping never asks the server:
 // the trace has every step.
 
-import { explanationContent, narration, predictHint, predictQuestion } from "./explain.js";
+import { explanationContent, fitLines, narration, predictHint, predictQuestion } from "./explain.js";
 import { wireGraphInput } from "./graph-input.js";
 import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { onStepKey } from "./keys.js";
@@ -107,6 +107,7 @@ export function createStepper(root, options = {}) {
     if (old && old.length === deps.length && old.every((d, i) => d === deps[i])) return;
     ui.painted[name] = deps;
     el.replaceChildren(...build());
+    if (name === "explanation") fitLines(el);
   }
 
   /** The state before backward step j, with step j's node and edges highlighted. */

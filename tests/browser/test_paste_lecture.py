@@ -254,3 +254,28 @@ def test_the_graph_is_readable_in_present_mode_and_on_a_phone(
             assert measured["whole"] or preset not in WHOLE, measured
         shot(page, f"readable-{preset}-{width}x{height}-{scheme}")
         context.close()
+
+
+FITS = """() => {
+  const e = document.querySelector('#explanation');
+  const line = e.querySelector('.line');
+  const px = line ? parseFloat(getComputedStyle(line).fontSize) : 0;
+  return { cut: e.scrollHeight > e.clientHeight + 1, px };
+}"""
+
+
+def test_every_backward_step_of_the_neuron_fits_its_explanation_panel(browser, base_url) -> None:
+    """The neuron's label x1*w1 + x2*w2 wraps its formulas onto more lines than the page's panel
+    holds at 1280 x 720: the lines shrink to fit (a room cannot scroll), never under 12 px."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=base_url)
+    page = context.new_page()
+    t = trace(parse(LECTURE_NEURON))
+    page.goto("/?preset=lecture-neuron&phase=backward&step=0")
+    drawn(page, 0)
+    page.locator("#graph-view").focus()
+    for step in range(len(t.backward)):
+        assert position(page) == f"backward {step + 1}/{len(t.backward)}"
+        measured = wait_for(page, f"() => {{ const m = ({FITS})(); return m.cut ? null : m; }}")
+        assert measured["px"] >= 12, (step, measured)
+        page.keyboard.press("PageDown")
+    context.close()
