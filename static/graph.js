@@ -16,18 +16,20 @@ export function mountGraph(container, svgText, model) {
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
   const parsed = doc.documentElement;
   if (parsed.nodeName !== "svg") throw new Error("the server sent an SVG that does not parse");
-  const svg = document.importNode(parsed, true);
+  const svg = document.adoptNode(parsed); // moved, not copied
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "The computation graph");
+  const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14, badges: false };
+  // sized before it is shown: setting its size after would lay all of it out again
+  sizeToContainer(graph, container);
   container.replaceChildren(svg);
-  const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14 };
+  // everything below only writes (or reads attributes): the page lays the graph out once, when
+  // it is next drawn, not once per node
   indexElements(graph, model);
-  addTopoBadges(graph, model);
   // the size Graphviz set a value's text in, in drawing units (for the readable zoom)
   graph.fontSize = Number.parseFloat(svg.querySelector("g.node.value text")?.getAttribute("font-size")) || graph.fontSize;
   const vb = svg.viewBox.baseVal;
   graph.home = { x: vb.x, y: vb.y, width: vb.width, height: vb.height };
-  sizeToContainer(graph, container);
   graph.resizer = new ResizeObserver(() => sizeToContainer(graph, container));
   graph.resizer.observe(container);
   return graph;
@@ -53,15 +55,16 @@ function indexElements(graph, model) {
   for (let id = 0; id < model.count; id++) {
     const g = byId(`n${id}`);
     const data = byId(`n${id}-data`); // in its own box, or listed in a folded call's box
+    const grad = byId(`n${id}-grad`);
     graph.values.push(
       (g || data) && {
         g,
         data,
-        grad: byId(`n${id}-grad`),
+        grad,
         flags: flagsOf(g, VALUE_FLAGS), // the server drew the finished state: start from it
         bin: g ? binOf(g) : null,
-        dataText: null,
-        gradText: null,
+        dataText: data ? data.textContent : null, // as drawn: paintGraph writes only changes
+        gradText: grad ? grad.textContent : null,
       },
     );
     if (g) {
@@ -98,12 +101,14 @@ function binOf(g) {
   return cls ? Number(cls.slice(5)) : null;
 }
 
-/** A small numbered disc at each value's top-left corner; CSS shows them on request. */
-function addTopoBadges(graph, model) {
-  for (let id = 0; id < model.count; id++) {
+/** A small numbered disc at each value's top-left corner, made the first time they are shown
+ * (CSS shows them on request); placed from the box's points, which needs no layout. */
+function addTopoBadges(graph) {
+  graph.badges = true;
+  for (let id = 0; id < graph.count; id++) {
     const entry = graph.values[id];
     if (!entry?.g) continue;
-    const box = entry.g.querySelector("polygon")?.getBBox();
+    const box = polygonBox(entry.g.querySelector("polygon"));
     if (!box) continue;
     const badge = document.createElementNS(SVG_NS, "g");
     badge.setAttribute("class", "topo-badge");
@@ -120,6 +125,21 @@ function addTopoBadges(graph, model) {
     badge.append(circle, text);
     entry.g.append(badge);
   }
+}
+
+/** A polygon's bounding box from its points attribute (what getBBox gives, without making the
+ * page lay the graph out), or null. */
+function polygonBox(poly) {
+  const numbers = poly?.getAttribute("points")?.trim().split(/[\s,]+/).map(Number);
+  if (!numbers || numbers.length < 2 || numbers.some((v) => !Number.isFinite(v))) return null;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
+    x0 = Math.min(x0, numbers[i]);
+    x1 = Math.max(x1, numbers[i]);
+    y0 = Math.min(y0, numbers[i + 1]);
+    y1 = Math.max(y1, numbers[i + 1]);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
 function setFlags(entry, names, flags) {
@@ -178,6 +198,7 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     const here = view.current >= first && view.current <= last;
     setFlags(box, BOX_FLAGS, (known ? 1 : 2) | (here ? 4 : 0));
   }
+  if (showTopo && !graph.badges) addTopoBadges(graph);
   graph.svg.classList.toggle("show-topo", showTopo);
 }
 
@@ -248,9 +269,8 @@ function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
   const unit = graph.units?.[id];
   const g = graph.values[id]?.g ?? (unit ? graph.svg.getElementById(unit) : null);
-  const poly = g?.querySelector("polygon");
-  if (!poly) return null;
-  const b = poly.getBBox();
+  const b = polygonBox(g?.querySelector("polygon"));
+  if (!b) return null;
   const m = graph.svg.getElementById("graph0")?.transform.baseVal.consolidate()?.matrix;
   const box = { x: b.x + (m ? m.e : 0), y: b.y + (m ? m.f : 0), width: b.width, height: b.height };
   graph.boxes.set(id, box);
