@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
-from app.paths import TEMPLATES_DIR
+from app.paths import STATIC_DIR, TEMPLATES_DIR
 from app.public import public_base
 
 STATIC_URL = "/static"
@@ -22,4 +24,26 @@ def oembed_href(request: Request) -> str:
     return f"{base}/oembed?{urlencode({'url': page, 'format': 'json'})}"
 
 
-templates.env.globals.update(oembed_href=oembed_href, static_url=STATIC_URL)
+_IMPORT = re.compile(r'^(?:import|export)\b[^;]*?from\s+"\./([\w.-]+\.js)"', re.M | re.S)
+
+
+@cache
+def module_imports(script: str) -> tuple[str, ...]:
+    """Every module ``script`` imports, directly or not, in static/ (a generated one such as
+    config.js included): a page lists them as modulepreload links, so the browser fetches them
+    all at once instead of one level of imports after another."""
+    found: list[str] = []
+    todo = [script]
+    while todo:
+        path = STATIC_DIR / todo.pop()
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        for name in _IMPORT.findall(text):
+            if name != script and name not in found:
+                found.append(name)
+                todo.append(name)
+    return tuple(sorted(found))
+
+
+templates.env.globals.update(
+    oembed_href=oembed_href, static_url=STATIC_URL, module_imports=module_imports
+)

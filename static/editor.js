@@ -8,6 +8,7 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   let marks = { span: null, error: null };
   let lineCount = 0;
   let lineHeight = null;
+  let pendingLine = null; // the line to scroll to in the next frame
 
   let markedLines = []; // gutter rows that carry a class now: only these change per step
 
@@ -164,7 +165,17 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
     },
   };
 
+  /** Scroll the line into view, in the next frame before it is drawn: reading the scroll
+   * position now would make the page lay out everything a step has just changed, and again
+   * after the rest of the step's writes. */
   function scrollToLine(line) {
+    if (pendingLine === null) requestAnimationFrame(scrollNow);
+    pendingLine = line;
+  }
+
+  function scrollNow() {
+    const line = pendingLine;
+    pendingLine = null;
     lineHeight ??= metrics?.line ?? (parseFloat(getComputedStyle(textarea).lineHeight) || 20);
     const top = (line - 1) * lineHeight;
     if (top < textarea.scrollTop || top > textarea.scrollTop + textarea.clientHeight - 2 * lineHeight) {

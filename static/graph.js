@@ -13,21 +13,25 @@ const BOX_FLAGS = ["data-known", "data-pending", "current"];
 
 /** Parse the server's SVG text and put it in `container`; returns the handle render() uses. */
 export function mountGraph(container, svgText, model) {
-  const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
-  const parsed = doc.documentElement;
-  if (parsed.nodeName !== "svg") throw new Error("the server sent an SVG that does not parse");
-  const svg = document.importNode(parsed, true);
+  // the HTML parser reads the server's SVG 2–3× faster than DOMParser's XML one (same tree)
+  const template = document.createElement("template");
+  template.innerHTML = svgText;
+  const parsed = template.content.firstElementChild;
+  if (parsed?.namespaceURI !== SVG_NS || parsed.localName !== "svg") throw new Error("the server sent an SVG that does not parse");
+  const svg = document.adoptNode(parsed); // moved, not copied
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "The computation graph");
+  const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14, badges: false };
+  // sized before it is shown: setting its size after would lay all of it out again
+  sizeToContainer(graph, container);
+  svg.style.transform = "translate(0px, 0px) scale(1)"; // a transform from the start: fitting it later needs no layout
   container.replaceChildren(svg);
-  const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14 };
+  // below: writes and attribute reads only, so the page lays the graph out once, when drawn
   indexElements(graph, model);
-  addTopoBadges(graph, model);
   // the size Graphviz set a value's text in, in drawing units (for the readable zoom)
   graph.fontSize = Number.parseFloat(svg.querySelector("g.node.value text")?.getAttribute("font-size")) || graph.fontSize;
   const vb = svg.viewBox.baseVal;
   graph.home = { x: vb.x, y: vb.y, width: vb.width, height: vb.height };
-  sizeToContainer(graph, container);
   graph.resizer = new ResizeObserver(() => sizeToContainer(graph, container));
   graph.resizer.observe(container);
   return graph;
@@ -53,15 +57,16 @@ function indexElements(graph, model) {
   for (let id = 0; id < model.count; id++) {
     const g = byId(`n${id}`);
     const data = byId(`n${id}-data`); // in its own box, or listed in a folded call's box
+    const grad = byId(`n${id}-grad`);
     graph.values.push(
       (g || data) && {
         g,
         data,
-        grad: byId(`n${id}-grad`),
+        grad,
         flags: flagsOf(g, VALUE_FLAGS), // the server drew the finished state: start from it
         bin: g ? binOf(g) : null,
-        dataText: null,
-        gradText: null,
+        dataText: data ? data.textContent : null, // as drawn: paintGraph writes only changes
+        gradText: grad ? grad.textContent : null,
       },
     );
     if (g) {
@@ -98,28 +103,37 @@ function binOf(g) {
   return cls ? Number(cls.slice(5)) : null;
 }
 
-/** A small numbered disc at each value's top-left corner; CSS shows them on request. */
-function addTopoBadges(graph, model) {
-  for (let id = 0; id < model.count; id++) {
+/** A small numbered disc at each value's top-left corner, made the first time they are shown
+ * (CSS shows them on request); placed from the box's points, which needs no layout. */
+function addTopoBadges(graph) {
+  graph.badges = true;
+  for (let id = 0; id < graph.count; id++) {
     const entry = graph.values[id];
     if (!entry?.g) continue;
-    const box = entry.g.querySelector("polygon")?.getBBox();
+    const box = polygonBox(entry.g.querySelector("polygon"));
     if (!box) continue;
     const badge = document.createElementNS(SVG_NS, "g");
     badge.setAttribute("class", "topo-badge");
     badge.setAttribute("aria-hidden", "true");
     const circle = document.createElementNS(SVG_NS, "circle");
-    circle.setAttribute("cx", String(box.x));
-    circle.setAttribute("cy", String(box.y));
-    circle.setAttribute("r", "9");
     const text = document.createElementNS(SVG_NS, "text");
-    text.setAttribute("x", String(box.x));
-    text.setAttribute("y", String(box.y + 3.5));
-    text.setAttribute("text-anchor", "middle");
+    for (const [k, v] of [["cx", box.x], ["cy", box.y], ["r", 9]]) circle.setAttribute(k, String(v));
+    for (const [k, v] of [["x", box.x], ["y", box.y + 3.5], ["text-anchor", "middle"]]) text.setAttribute(k, String(v));
     text.textContent = String(id + 1); // ids are in creation order: a topological order
     badge.append(circle, text);
     entry.g.append(badge);
   }
+}
+
+/** A polygon's bounding box from its points attribute (what getBBox gives, without making the
+ * page lay the graph out), or null. */
+function polygonBox(poly) {
+  const n = poly?.getAttribute("points")?.trim().split(/[\s,]+/).map(Number) ?? [];
+  const xs = n.filter((_, i) => i % 2 === 0);
+  const ys = n.filter((_, i) => i % 2 === 1);
+  if (!ys.length || n.some((v) => !Number.isFinite(v))) return null;
+  const [x, y] = [Math.min(...xs), Math.min(...ys)];
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 function setFlags(entry, names, flags) {
@@ -140,6 +154,8 @@ function setText(entry, key, el, text) {
 
 /** Make the SVG show `view` (see model.viewAt). Idempotent; writes only what differs. */
 export function paintGraph(graph, model, view, decimals, selected, showTopo) {
+  const fresh = graph.decimals !== decimals;
+  graph.decimals = decimals;
   for (let id = 0; id < model.count; id++) {
     const entry = graph.values[id];
     if (!entry) continue;
@@ -161,11 +177,19 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
       if (bin !== null) entry.g.classList.add(`gbin-${bin}`);
       entry.bin = bin;
     }
-    setText(entry, "dataText", entry.data, known ? boxNumber(view.data[id], decimals) : "?");
-    let grad = "?";
-    if (state === GRAD_NONE) grad = "—";
-    else if (state !== GRAD_PENDING) grad = boxNumber(view.grad[id], decimals);
-    setText(entry, "gradText", entry.grad, grad);
+    // a number is formatted only when it (or the decimals) changed: most do not, per step
+    const data = known ? view.data[id] : null;
+    if (fresh || data !== entry.dataShown) setText(entry, "dataText", entry.data, known ? boxNumber(data, decimals) : "?");
+    entry.dataShown = data;
+    const grad = state === GRAD_NONE || state === GRAD_PENDING ? state : view.grad[id];
+    if (fresh || grad !== entry.gradShown || state !== entry.gradState) {
+      let text = "?";
+      if (state === GRAD_NONE) text = "—";
+      else if (state !== GRAD_PENDING) text = boxNumber(grad, decimals);
+      setText(entry, "gradText", entry.grad, text);
+    }
+    entry.gradShown = grad;
+    entry.gradState = state;
   }
   const lit = new Set(view.edges);
   for (const [key, entry] of graph.edges) {
@@ -178,6 +202,7 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     const here = view.current >= first && view.current <= last;
     setFlags(box, BOX_FLAGS, (known ? 1 : 2) | (here ? 4 : 0));
   }
+  if (showTopo && !graph.badges) addTopoBadges(graph);
   graph.svg.classList.toggle("show-topo", showTopo);
 }
 
@@ -248,9 +273,8 @@ function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
   const unit = graph.units?.[id];
   const g = graph.values[id]?.g ?? (unit ? graph.svg.getElementById(unit) : null);
-  const poly = g?.querySelector("polygon");
-  if (!poly) return null;
-  const b = poly.getBBox();
+  const b = polygonBox(g?.querySelector("polygon"));
+  if (!b) return null;
   const m = graph.svg.getElementById("graph0")?.transform.baseVal.consolidate()?.matrix;
   const box = { x: b.x + (m ? m.e : 0), y: b.y + (m ? m.f : 0), width: b.width, height: b.height };
   graph.boxes.set(id, box);
