@@ -99,13 +99,15 @@ def latency(backend: str, repeat: int, root: Path = ROOT) -> list[tuple[str, dic
     layout = Layout(LayoutSettings(backend=backend, timeout=60))
     layout.warm()
     rows = []
-    with httpx.Client(timeout=120) as client:
-        client.post(f"{server.url}/api/graph", json={"source": "a = 1.0\nb = a * 2"})  # warm up
-        time.sleep(1.0)  # the server's fork server and wasm worker have started
-        for name, source in PROGRAMS.items():
-            rows.append((name, program_rounds(client, server.url, layout, source, repeat)))
-    layout.close()
-    server.stop()
+    try:
+        with httpx.Client(timeout=120) as client:
+            client.post(f"{server.url}/api/graph", json={"source": "a = 1.0\nb = a * 2"})
+            time.sleep(1.0)  # the server's fork server and wasm worker have started
+            for name, source in PROGRAMS.items():
+                rows.append((name, program_rounds(client, server.url, layout, source, repeat)))
+    finally:  # a failed round must not leave a server running
+        layout.close()
+        server.stop()
     return rows
 
 
