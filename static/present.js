@@ -9,8 +9,7 @@ export function wirePresentation(button, exitButton, onChange) {
     button.setAttribute("aria-pressed", "true");
     // fullscreen may be refused (an iframe without allow="fullscreen"): the mode works anyway
     document.documentElement.requestFullscreen?.().catch(() => {});
-    onChange(true);
-    exitButton.focus();
+    onChange(true); // the page gives the graph the keys: a clicker's key must step, not press Exit
   }
 
   function leave() {

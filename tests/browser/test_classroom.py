@@ -98,6 +98,8 @@ def test_presentation_mode_shows_graph_step_and_controls_only(page, shot) -> Non
     small = float(formula.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
     page.click("#present")
     wait_for(page, "() => document.body.classList.contains('presenting')")
+    # the graph has the keys, not the Exit button (Space or Enter from a clicker would press it)
+    assert page.evaluate("() => document.activeElement.id") == "graph-view"
     for hidden in (".topbar", ".side", ".graph-tools", "#speed"):
         assert page.locator(hidden).is_hidden(), hidden
     for shown in ("#explanation", "#graph-view", "#next", "#prev", "#scrubber", "#present-exit"):
