@@ -127,11 +127,13 @@ const FIT_SCALES = [1, 0.9, 0.8, 0.72]; // 0.72 of the panel's type is still 12 
 
 /** Shrink a fixed-height panel's lines until they fit it (a long label wraps a step's formulas
  * onto more lines than the panel holds, and a room cannot scroll): measured in the next frame,
- * when the browser lays the page out for painting anyway. Past the smallest scale it scrolls. */
+ * when the browser lays the page out for painting anyway. Past the smallest scale it scrolls.
+ * The panel's --fit-least (CSS) bounds the shrinking: a phone keeps its type and scrolls. */
 export function fitLines(panel) {
   panel.style.setProperty("--fit", "1");
   requestAnimationFrame(() => {
-    for (const scale of FIT_SCALES) {
+    const least = Number.parseFloat(getComputedStyle(panel).getPropertyValue("--fit-least")) || 0;
+    for (const scale of FIT_SCALES.filter((s) => s >= least)) {
       panel.style.setProperty("--fit", String(scale));
       if (panel.scrollHeight <= panel.clientHeight + 1) return;
     }
