@@ -10,6 +10,11 @@ const MAX_TAB_STOPS = 200;
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected", "updated"];
 const EDGE_FLAGS = ["current", "flow"];
 const BOX_FLAGS = ["data-known", "data-pending", "current"];
+const bits = (names) => Object.fromEntries(names.map((name, i) => [name, 1 << i])); // as setFlags
+const VALUE_BIT = bits(VALUE_FLAGS);
+const BOX_BIT = bits(BOX_FLAGS);
+const EDGE_BIT = bits(EDGE_FLAGS);
+const GRAD_CLASS = { [GRAD_NONE]: "grad-none", [GRAD_PENDING]: "grad-pending", [GRAD_PARTIAL]: "grad-partial", [GRAD_FINAL]: "grad-final" };
 
 /** Parse the server's SVG text and put it in `container`; returns the handle render() uses. */
 export function mountGraph(container, svgText, model) {
@@ -161,14 +166,10 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     if (!entry) continue;
     const known = view.dataKnown[id] === 1;
     const state = view.gradState[id];
-    let flags = known ? 1 : 2;
-    if (state === GRAD_NONE) flags |= 4;
-    else if (state === GRAD_PENDING) flags |= 8;
-    else if (state === GRAD_PARTIAL) flags |= 16;
-    else if (state === GRAD_FINAL) flags |= 32;
-    if (view.current === id) flags |= 64;
-    if (selected === id) flags |= 128;
-    if (view.updated?.has(id)) flags |= 256;
+    let flags = VALUE_BIT[known ? "data-known" : "data-pending"] | VALUE_BIT[GRAD_CLASS[state]];
+    if (view.current === id) flags |= VALUE_BIT.current;
+    if (selected === id) flags |= VALUE_BIT.selected;
+    if (view.updated?.has(id)) flags |= VALUE_BIT.updated;
     if (entry.g) setFlags(entry, VALUE_FLAGS, flags);
 
     const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? view.bin[id] : null;
@@ -194,13 +195,13 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
   const lit = new Set(view.edges);
   for (const [key, entry] of graph.edges) {
     const on = lit.has(key);
-    setFlags(entry, EDGE_FLAGS, on ? (view.flow ? 2 : 1) : 0);
+    setFlags(entry, EDGE_FLAGS, on ? EDGE_BIT[view.flow ? "flow" : "current"] : 0);
   }
   for (const box of graph.calls) {
     const { first, last, outputs } = box.call;
     const known = outputs.every((o) => view.dataKnown[o] === 1);
     const here = view.current >= first && view.current <= last;
-    setFlags(box, BOX_FLAGS, (known ? 1 : 2) | (here ? 4 : 0));
+    setFlags(box, BOX_FLAGS, BOX_BIT[known ? "data-known" : "data-pending"] | (here ? BOX_BIT.current : 0));
   }
   if (showTopo && !graph.badges) addTopoBadges(graph);
   graph.svg.classList.toggle("show-topo", showTopo);

@@ -87,9 +87,10 @@ export function createStepper(root, options = {}) {
       ui.view = quiz ? previewView(model, quiz.step) : viewAt(model, state.phase, state.step, ui.view);
       paintGraph(ui.graph, model, ui.view, state.decimals, state.selected, state.topo ?? false);
       const entry = entryAt(model, at);
-      paintOnce("explanation", [model, entry, state.decimals, quiz?.step], () =>
+      const rebuilt = paintOnce("explanation", [model, entry, state.decimals, quiz?.step], () =>
         quiz ? predictHint(model, quiz.step) : explanationContent(model, entry, state.decimals),
       );
+      if (rebuilt) fitLines(part("explanation"));
       const live = part("live");
       if (live && ui.painted.live !== `${at}|${state.decimals}|${quiz?.step}`) {
         ui.painted.live = `${at}|${state.decimals}|${quiz?.step}`;
@@ -99,15 +100,15 @@ export function createStepper(root, options = {}) {
     options.render?.(state, api);
   }
 
-  /** Rebuild a small panel only when what it shows changed. */
+  /** Rebuild a small panel only when what it shows changed; true when it did. */
   function paintOnce(name, deps, build) {
     const el = part(name);
-    if (!el) return;
+    if (!el) return false;
     const old = ui.painted[name];
-    if (old && old.length === deps.length && old.every((d, i) => d === deps[i])) return;
+    if (old && old.length === deps.length && old.every((d, i) => d === deps[i])) return false;
     ui.painted[name] = deps;
     el.replaceChildren(...build());
-    if (name === "explanation") fitLines(el);
+    return true;
   }
 
   /** The state before backward step j, with step j's node and edges highlighted. */
