@@ -73,6 +73,18 @@ def test_one_error_lists_every_missing_name() -> None:
     assert err.value.span == Span(1, 5, 6)
 
 
+def test_a_text_read_before_runs_again_with_the_new_values_and_names() -> None:
+    # the text's first two passes are kept (a slider moves often): the values must still
+    # count, and which names are given must still decide whether a free name is missing
+    source = "y = w * x + b"
+    assert parse(source, {"w": 2.0, "x": 3.0, "b": 1.0}).output.data == 7.0
+    assert parse(source, {"w": 2.0, "x": 4.0, "b": 1.0}).output.data == 9.0
+    with pytest.raises(GradstepError, match="no value for b"):
+        parse(source, {"w": 2.0, "x": 4.0})
+    first, again = parse("a = 2.0\ny = a * a"), parse("a = 2.0\ny = a * a")
+    assert first.output is not again.output  # a new graph each time, never a shared one
+
+
 def test_unknown_value_keys_are_refused() -> None:
     with pytest.raises(GradstepError) as err:
         parse("a = 2.0\ny = a * a", {"a": 1.0, "zz": 2.0})
