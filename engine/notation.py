@@ -9,6 +9,7 @@ and the one number formatter, and never has to re-derive a name or a formula.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
 
 
+@functools.lru_cache(maxsize=8192)  # a big graph asks for each name a dozen times
 def ref(name: str) -> str:
     """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
     negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only."""
@@ -92,14 +94,25 @@ def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _pieces(template: str) -> tuple[tuple[str, str, str], ...]:
+    """``template`` as (text before, slot, mode) pieces; the last piece's slot is empty."""
+    pieces = []
+    last = 0
+    for m in _SLOT.finditer(template):
+        pieces.append((template[last : m.start()], m.group(1), m.group(2) or ""))
+        last = m.end()
+    return (*pieces, (template[last:], "", ""))
+
+
 def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Parts:
     """``template`` with its slots written as names or as numbers."""
     parts: list[Part] = []
-    last = 0
-    for m in _SLOT.finditer(template):
-        if m.start() > last:
-            parts.append(template[last : m.start()])
-        slot, mode = m.group(1), m.group(2) or ""
+    for text, slot, mode in _pieces(template):
+        if text:
+            parts.append(text)
+        if not slot:
+            break
         operand = Operand(r.name, r.data) if slot == "out" else r.operands[0 if slot == "a" else 1]
         if numbers:
             x = operand.data
@@ -107,9 +120,6 @@ def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Part
         else:
             name = operand.name if mode == "!p" else ref(operand.name)
             parts.append(name + (operand.marker if markers else ""))
-        last = m.end()
-    if last < len(template):
-        parts.append(template[last:])
     return joined(parts)
 
 
