@@ -4,11 +4,14 @@ the same table in tests/browser/test_formatter.py)."""
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.numbers import format_number, render
+from app.numbers import MAX_DECIMALS, format_number, render
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "format_golden.json").read_text("utf-8"))
 
@@ -27,3 +30,25 @@ def test_the_drifts_of_issue_12_are_gone() -> None:
 def test_parts_render_factors_bracketed_when_negative() -> None:
     assert render(("= ", (-3.0,), " × ", (0.5,), " = ", -1.5)) == "= (−3.0000) × 0.5000 = −1.5000"
     assert render(("x = ", 2.0), decimals=1) == "x = 2.0"
+
+
+def _half_up(x: float, decimals: int) -> str:
+    """The rule itself, on x's exact value: the formatter's slow path for every number."""
+    return f"{Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP):f}"
+
+
+# any finite float below 1e9, and numbers of the form k / 2^j: these include every exact tie
+# (0.125 at two decimals, 2.5 at none), where Python's own rounding (to even) is not the rule
+_numbers = st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False, exclude_max=True)
+_dyadic = st.builds(lambda k, j: k / 2**j, st.integers(-(10**7), 10**7), st.integers(0, 8))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(_numbers, _dyadic), st.integers(0, MAX_DECIMALS))
+def test_fixed_point_rounds_ties_away_from_zero_like_the_rule(x: float, decimals: int) -> None:
+    text = format_number(x, decimals)
+    if "e" not in text:
+        expected = _half_up(x, decimals)
+        if expected.startswith("-") and set(expected[1:]) <= set("0."):
+            expected = expected[1:]  # no "−0.00"
+        assert text == expected.replace("-", "−")
