@@ -28,6 +28,7 @@ export function mountGraph(container, svgText, model) {
   svg.setAttribute("aria-label", "The computation graph");
   const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14, badges: false };
   // sized before it is shown: setting its size after would lay all of it out again
+  untranslate(svg);
   graph.flow = flowOverlay(svg);
   sizeToContainer(graph, container);
   svg.style.transform = "translate(0px, 0px) scale(1)"; // a transform from the start: fitting it later needs no layout
@@ -42,6 +43,18 @@ export function mountGraph(container, svgText, model) {
   graph.resizer = new ResizeObserver(() => sizeToContainer(graph, container));
   graph.resizer.observe(container);
   return graph;
+}
+
+/** Move the translation Graphviz puts on its top group into the viewBox (the same picture).
+ * Chromium paints every element under a transformed group, in view or not; without it, a step
+ * on a large graph repaints only the values in view. */
+function untranslate(svg) {
+  const top = svg.getElementById("graph0");
+  const m = top?.transform.baseVal.consolidate()?.matrix;
+  if (!m || m.a !== 1 || m.b !== 0 || m.c !== 0 || m.d !== 1) return; // a scaled drawing keeps it
+  const vb = svg.viewBox.baseVal;
+  svg.setAttribute("viewBox", `${vb.x - m.e} ${vb.y - m.f} ${vb.width} ${vb.height}`);
+  top.removeAttribute("transform");
 }
 
 /* The edges the gradient flows along are drawn with moving dashes. Animated inside the graph's
@@ -309,8 +322,8 @@ export function panGraph(graph, dx, dy) {
   setViewBox(graph, { ...box, x: box.x - dx * s, y: box.y - dy * s });
 }
 
-/** A node's box in viewBox coordinates (Graphviz translates its top group): its own, or
- * that of the folded call that shows it. */
+/** A node's box in viewBox coordinates (plus the top group's translation where untranslate
+ * left one): its own, or that of the folded call that shows it. */
 function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
   const unit = graph.units?.[id];
