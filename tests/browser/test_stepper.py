@@ -107,7 +107,8 @@ def test_pasted_readme_program_stepped_to_the_end(page, shot):
     assert node_text(page, "a", "grad") == "138.8338"
     assert node_text(page, "b", "grad") == "645.5773"
     assert node_text(page, "g₁", "data") == "24.7041"
-    rows = page.locator("#inputs").inner_text()
+    # text_content: innerText leaves out rows below the fold (content-visibility: auto)
+    rows = page.locator("#inputs").text_content()
     assert "138.8338" in rows
     assert "645.5773" in rows
     shot(page, "desktop-readme-end")
@@ -309,9 +310,9 @@ def test_inspector_shows_the_gradient_as_a_sum_over_uses(page, shot):
 
 def test_numerical_gradient_toggle(page):
     open_page(page)
-    assert "numerical" not in page.locator("#inputs").inner_text()
+    assert "numerical" not in page.locator("#inputs").text_content()
     page.check("#numeric")
-    rows = page.locator("#inputs").inner_text()
+    rows = page.locator("#inputs").text_content()
     assert re.search(r"grad 138\.8338 · numerical 138\.833\d", rows)
     assert re.search(r"grad 645\.5773 · numerical 645\.577\d", rows)
 
