@@ -28,9 +28,12 @@ export function mountGraph(container, svgText, model) {
   svg.setAttribute("aria-label", "The computation graph");
   const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14, badges: false };
   // sized before it is shown: setting its size after would lay all of it out again
+  untranslate(svg);
+  graph.flow = flowOverlay(svg);
   sizeToContainer(graph, container);
   svg.style.transform = "translate(0px, 0px) scale(1)"; // a transform from the start: fitting it later needs no layout
-  container.replaceChildren(svg);
+  graph.flow.svg.style.transform = svg.style.transform;
+  container.replaceChildren(svg, graph.flow.svg);
   // below: writes and attribute reads only, so the page lays the graph out once, when drawn
   indexElements(graph, model);
   // the size Graphviz set a value's text in, in drawing units (for the readable zoom)
@@ -42,13 +45,62 @@ export function mountGraph(container, svgText, model) {
   return graph;
 }
 
+/** Move the translation Graphviz puts on its top group into the viewBox (the same picture).
+ * Chromium paints every element under a transformed group, in view or not; without it, a step
+ * on a large graph repaints only the values in view. */
+function untranslate(svg) {
+  const top = svg.getElementById("graph0");
+  const m = top?.transform.baseVal.consolidate()?.matrix;
+  if (!m || m.a !== 1 || m.b !== 0 || m.c !== 0 || m.d !== 1) return; // a scaled drawing keeps it
+  const vb = svg.viewBox.baseVal;
+  svg.setAttribute("viewBox", `${vb.x - m.e} ${vb.y - m.f} ${vb.width} ${vb.height}`);
+  top.removeAttribute("transform");
+}
+
+/* The edges the gradient flows along are drawn with moving dashes. Animated inside the graph's
+   SVG, they would make Chromium paint all of it again every frame (~1,000 values: a frame
+   takes longer than a frame); so the page draws them in a small SVG of their own laid over the
+   graph (graph.css: .gradstep-flow), with the same size, viewBox, drawing transform and view
+   transform, and hides them in the graph. A standalone SVG keeps its own animated edges. */
+
+/** An empty overlay for `svg`: an SVG with the same viewBox and a group with the same drawing
+ * transform as Graphviz's top group. */
+function flowOverlay(svg) {
+  const overlay = document.createElementNS(SVG_NS, "svg");
+  overlay.setAttribute("class", "gradstep-flow");
+  overlay.setAttribute("aria-hidden", "true");
+  for (const name of ["viewBox", "preserveAspectRatio"]) {
+    if (svg.hasAttribute(name)) overlay.setAttribute(name, svg.getAttribute(name));
+  }
+  const layer = document.createElementNS(SVG_NS, "g");
+  const transform = svg.getElementById("graph0")?.getAttribute("transform");
+  if (transform) layer.setAttribute("transform", transform);
+  overlay.append(layer);
+  svg.classList.add("flow-overlaid");
+  return { svg: overlay, layer, shown: "" };
+}
+
+/** Show the paths of the edges `keys` (drawn edge ids) in the overlay; a no-op when unchanged. */
+function paintFlow(graph, keys) {
+  const shown = keys.join(" ");
+  if (graph.flow.shown === shown) return;
+  graph.flow.shown = shown;
+  const paths = keys.map((key) => graph.edges.get(key)?.g.querySelector("path")?.cloneNode(false)).filter(Boolean);
+  graph.flow.layer.replaceChildren(...paths);
+}
+
+/** Give the graph and its overlay a size and a transform (the overlay always follows). */
+function setSize(graph, name, value) {
+  for (const svg of [graph.svg, graph.flow.svg]) if (svg.getAttribute(name) !== value) svg.setAttribute(name, value);
+}
+
 /** The SVG's size in whole pixels, set as attributes (see app.css for why not 100%). */
 function sizeToContainer(graph, container) {
   const width = Math.max(1, Math.floor(container.clientWidth));
   const height = Math.max(1, Math.floor(container.clientHeight));
   graph.size = { width, height };
-  if (graph.svg.getAttribute("width") !== String(width)) graph.svg.setAttribute("width", String(width));
-  if (graph.svg.getAttribute("height") !== String(height)) graph.svg.setAttribute("height", String(height));
+  setSize(graph, "width", String(width));
+  setSize(graph, "height", String(height));
   if (graph.viewBox) applyView(graph);
 }
 
@@ -197,6 +249,7 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     const on = lit.has(key);
     setFlags(entry, EDGE_FLAGS, on ? EDGE_BIT[view.flow ? "flow" : "current"] : 0);
   }
+  paintFlow(graph, view.flow ? [...lit].filter((key) => graph.edges.has(key)) : []);
   for (const box of graph.calls) {
     const { first, last, outputs } = box.call;
     const known = outputs.every((o) => view.dataKnown[o] === 1);
@@ -233,6 +286,7 @@ function applyView(graph) {
   const tx = -k * ((W - s0 * h.width) / 2) + s1 * (h.x - b.x) + (W - s1 * b.width) / 2;
   const ty = -k * ((H - s0 * h.height) / 2) + s1 * (h.y - b.y) + (H - s1 * b.height) / 2;
   graph.svg.style.transform = `translate(${tx}px, ${ty}px) scale(${k})`;
+  graph.flow.svg.style.transform = graph.svg.style.transform;
 }
 
 /** Client pixels per drawing unit along the axis that limits ("meet"). */
@@ -268,8 +322,8 @@ export function panGraph(graph, dx, dy) {
   setViewBox(graph, { ...box, x: box.x - dx * s, y: box.y - dy * s });
 }
 
-/** A node's box in viewBox coordinates (Graphviz translates its top group): its own, or
- * that of the folded call that shows it. */
+/** A node's box in viewBox coordinates (plus the top group's translation where untranslate
+ * left one): its own, or that of the folded call that shows it. */
 function nodeBox(graph, id) {
   if (graph.boxes.has(id)) return graph.boxes.get(id); // positions never change: read once
   const unit = graph.units?.[id];

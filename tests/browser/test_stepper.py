@@ -107,7 +107,8 @@ def test_pasted_readme_program_stepped_to_the_end(page, shot):
     assert node_text(page, "a", "grad") == "138.8338"
     assert node_text(page, "b", "grad") == "645.5773"
     assert node_text(page, "g₁", "data") == "24.7041"
-    rows = page.locator("#inputs").inner_text()
+    # text_content: innerText leaves out rows below the fold (content-visibility: auto)
+    rows = page.locator("#inputs").text_content()
     assert "138.8338" in rows
     assert "645.5773" in rows
     shot(page, "desktop-readme-end")
@@ -309,9 +310,9 @@ def test_inspector_shows_the_gradient_as_a_sum_over_uses(page, shot):
 
 def test_numerical_gradient_toggle(page):
     open_page(page)
-    assert "numerical" not in page.locator("#inputs").inner_text()
+    assert "numerical" not in page.locator("#inputs").text_content()
     page.check("#numeric")
-    rows = page.locator("#inputs").inner_text()
+    rows = page.locator("#inputs").text_content()
     assert re.search(r"grad 138\.8338 · numerical 138\.833\d", rows)
     assert re.search(r"grad 645\.5773 · numerical 645\.577\d", rows)
 
@@ -373,7 +374,7 @@ def test_editor_keys_tab_indent_and_ctrl_enter_runs(page):
 
 def test_zoom_pan_and_fit(page):
     open_page(page)
-    svg = page.locator("#graph-view svg")
+    svg = page.locator("#graph-view svg.gradstep-graph")
     page.click("#zoom-fit")
     fitted = svg.evaluate("s => s.style.transform")
     width = page.locator("#n0 > polygon").bounding_box()["width"]
@@ -391,6 +392,62 @@ def test_zoom_pan_and_fit(page):
     assert abs(after["x"] - before["x"] - 80) < 3 and abs(after["y"] - before["y"] - 30) < 3
     page.click("#zoom-fit")
     assert svg.evaluate("s => s.style.transform") == fitted
+
+
+FLOW_JS = """() => {
+  const view = document.querySelector('#graph-view');
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height];
+  };
+  const drawn = [...view.querySelectorAll('svg.gradstep-graph g.edge.flow > path')];
+  const shown = [...view.querySelectorAll('svg.gradstep-flow path')];
+  return {
+    drawn: drawn.map((p) => ({ d: p.getAttribute('d'), rect: rect(p),
+      visibility: getComputedStyle(p).visibility, animation: getComputedStyle(p).animationName })),
+    shown: shown.map((p) => ({ d: p.getAttribute('d'), rect: rect(p),
+      animation: getComputedStyle(p).animationName, dashes: getComputedStyle(p).strokeDasharray })),
+  };
+}"""
+
+
+def assert_flow_overlaid(page, count: int) -> None:
+    """The step's flowing edges move in the overlay, each exactly over its hidden graph edge."""
+    flow = page.evaluate(FLOW_JS)
+    assert len(flow["drawn"]) == len(flow["shown"]) == count
+    for drawn, shown in zip(flow["drawn"], flow["shown"], strict=True):
+        assert shown["d"] == drawn["d"]
+        assert all(abs(a - b) <= 1 for a, b in zip(shown["rect"], drawn["rect"], strict=True))
+        assert drawn["visibility"] == "hidden" and drawn["animation"] == "none"
+        assert shown["animation"] == "gradstep-flow" and shown["dashes"] != "none"
+
+
+def test_flowing_edges_move_in_an_overlay_that_follows_zoom_and_pan(page):
+    open_page(page)
+    page.keyboard.press("End")  # c = a + b sends its gradient to a and b
+    assert_flow_overlaid(page, 2)
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    box = page.locator(".graph-wrap").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 70, box["y"] + box["height"] / 2 + 20, steps=4)
+    page.mouse.up()
+    assert_flow_overlaid(page, 2)
+    page.set_viewport_size({"width": 900, "height": 700})  # the frame changes size
+    page.click("#zoom-fit")
+    assert_flow_overlaid(page, 2)
+    page.click("#present")
+    assert_flow_overlaid(page, 2)
+    page.keyboard.press("Escape")
+    # a forward step's edges are not flowing: the overlay is empty
+    page.keyboard.press("Home")
+    assert_flow_overlaid(page, 0)
+    assert page.locator("#graph-view g.edge.current").count() >= 1
+    # the overlay never takes a click: a value under it is still selected
+    page.keyboard.press("End")
+    page.locator("#graph-view g.node.value").first.click()
+    assert page.locator("#graph-view g.node.value.selected").count() == 1
 
 
 def test_controls_are_labelled_and_the_explanation_is_announced(page):
