@@ -34,7 +34,7 @@ def ref(name: str) -> str:
     depth = 0
     for i, ch in enumerate(name):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i > 0 and ch in "+-*/−· " and not name.startswith("#"):
+        if depth == 0 and i > 0 and ch in "+-*/−· ":  # "#4+#6" too: made of two #ids
             return f"({name})"
     return name
 

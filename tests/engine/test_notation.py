@@ -95,6 +95,17 @@ def test_7_relu_at_zero() -> None:
     assert " ".join(rule_and_value) == "∂b/∂a = (1 if a > 0 else 0) = 0"
 
 
+def test_a_made_name_of_two_numbered_values_is_bracketed_as_a_whole() -> None:
+    # the long products are named #4 and #6; their sum is made from those names, "#4+#6",
+    # which is compound like any other sum: "#4+#6·gamma" would read as #4 + (#6·gamma)
+    source = "alpha = 1.5\nbeta = 2.0\ngamma = -0.5\n"
+    t = traced(source + "out = (alpha*beta*gamma + beta*gamma*alpha) * gamma")
+    assert node(t, "#4+#6").grad_name == "(#4+#6).grad"
+    assert node(t, "out").formula == "out = (#4+#6)·gamma"
+    first, _ = lines(t, "out")
+    assert first.startswith("(#4+#6).grad += ∂out/∂(#4+#6) · out.grad | ∂out/∂(#4+#6) = gamma")
+
+
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
     assert [render(n) for n in t.backward[0].notes] == [
