@@ -13,6 +13,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
+from app.assets import ASSETS_URL, STATIC_URL, ImmutableFiles
 from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import BodySizeLimit, install_error_handlers
@@ -23,7 +24,6 @@ from app.protocol import HEAD_REFUSALS, HeadLikeGet, RequestHeadLimits
 from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
 from app.security import SecurityHeaders
-from app.templating import STATIC_URL
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
 
@@ -69,6 +69,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
+    app.mount(ASSETS_URL, ImmutableFiles(directory=STATIC_DIR, check_dir=False), name="assets")
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     def openapi() -> dict[str, Any]:

@@ -9,10 +9,9 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
+from app.assets import ASSETS_URL
 from app.paths import STATIC_DIR, TEMPLATES_DIR
 from app.public import public_base
-
-STATIC_URL = "/static"
 
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 
@@ -45,5 +44,5 @@ def module_imports(script: str) -> tuple[str, ...]:
 
 
 templates.env.globals.update(
-    oembed_href=oembed_href, static_url=STATIC_URL, module_imports=module_imports
+    oembed_href=oembed_href, static_url=ASSETS_URL, module_imports=module_imports
 )

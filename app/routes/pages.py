@@ -7,8 +7,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
+from app.assets import ASSETS_URL, IMMUTABLE, STATIC_URL
 from app.browser_config import CONFIG_MODULE, config_module
-from app.templating import STATIC_URL, templates
+from app.templating import templates
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.nn import ACTIVATIONS
 
@@ -41,4 +42,10 @@ def train(request: Request) -> HTMLResponse:
 @router.get(f"{STATIC_URL}/{CONFIG_MODULE}")
 def config() -> Response:
     headers = {"cache-control": "no-cache"}
+    return Response(config_module(), media_type="text/javascript", headers=headers)
+
+
+@router.get(f"{ASSETS_URL}/{CONFIG_MODULE}")
+def config_at_this_version() -> Response:
+    headers = {"cache-control": IMMUTABLE}
     return Response(config_module(), media_type="text/javascript", headers=headers)
