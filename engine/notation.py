@@ -23,18 +23,20 @@ MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
+_COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
 
 
 @functools.lru_cache(maxsize=8192)  # a big graph asks for each name a dozen times
 def ref(name: str) -> str:
     """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
-    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only."""
-    if name.startswith(("−", "-")):
+    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only. A power
+    or a root is compound too: ``(a²)²`` not ``a²²``, ``∂d/∂(b³)``, ``(a^0.5).grad``, ``(√a)²``."""
+    if name.startswith(("−", "-", "√")):
         return f"({name})"
     depth = 0
     for i, ch in enumerate(name):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i > 0 and ch in "+-*/−· ":  # "#4+#6" too: made of two #ids
+        if depth == 0 and i > 0 and ch in _COMPOUND:  # "#4+#6" too: made of two #ids
             return f"({name})"
     return name
 
