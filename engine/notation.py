@@ -239,22 +239,37 @@ def constant_note(name: str) -> Parts:
     return (f"the constant {name} takes no gradient",)
 
 
-def uses_text(users: Sequence[str]) -> str:
+def uses_text(users: Sequence[tuple[int, str]]) -> str:
     """``twice by b``, ``by e and c``, ``by b (twice) and e``: who sends a value its gradient,
-    in the order they do (a node that uses it twice is named once)."""
-    counts: dict[str, int] = {}
-    for u in users:
-        counts[u] = counts.get(u, 0) + 1
+    in the order they do, each user given as (its node id, its name). A node that uses it twice
+    is named once; different nodes of one name are counted as such (``by w[0]·x (16 values of
+    that name)``), never as one node that uses it 16 times."""
+    counts: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for node, name in users:
+        counts[node] = counts.get(node, 0) + 1
+        names[node] = name
     times = {1: "", 2: "twice", 3: "three times"}
     if len(counts) == 1:
-        ((user, n),) = counts.items()
+        ((node, n),) = counts.items()
         how = times.get(n, f"{n} times")
-        return f"{how} by {user}".strip() if n > 1 else f"by {user}"
-    named = [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for u, n in counts.items()]
+        return f"{how} by {names[node]}".strip() if n > 1 else f"by {names[node]}"
+    by_name: dict[str, list[int]] = {}
+    for node, n in counts.items():
+        by_name.setdefault(names[node], []).append(n)
+    named: list[str] = []
+    for u, ns in by_name.items():
+        if len(ns) > 1 and len(set(ns)) == 1:
+            each = f", each {times.get(ns[0], f'{ns[0]} times')}" if ns[0] > 1 else ""
+            named.append(f"{u} ({len(ns)} values of that name{each})")
+        else:
+            named += [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for n in ns]
+    if len(named) == 1:
+        return f"by {named[0]}"
     return "by " + (", ".join(named[:-1]) + " and " + named[-1])
 
 
-def accumulates_note(name: str, users: Sequence[str]) -> str:
+def accumulates_note(name: str, users: Sequence[tuple[int, str]]) -> str:
     return f"accumulates ({name} is used {uses_text(users)})"
 
 

@@ -117,6 +117,15 @@ def test_a_made_name_that_is_a_power_or_a_root_is_bracketed_as_a_whole() -> None
     assert lines(t, "b")[0].startswith("(a²).grad += ∂b/∂(a²) · b.grad | ∂b/∂(a²) = 2·(a²)")
 
 
+def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
+    # the two a+b are different values, each using b once: "used twice by a+b" would say one
+    # value uses b twice (NOTATION's example 1), as the demo's "used 16 times by w[0]·#337" did
+    t = traced("a = 2.0\nb = -3.0\no = (a + b).exp() + (a + b)\n")
+    assert node(t, "b").uses == "used by a+b (2 values of that name)"
+    notes = [c.note for s in t.backward for c in s.contributions if c.operand == node(t, "b").id]
+    assert notes == ["", "accumulates (b is used by a+b (2 values of that name))"]
+
+
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
     assert [render(n) for n in t.backward[0].notes] == [
