@@ -81,7 +81,9 @@ def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     if _small_whole(n):
         expr = "{a!b}" + _sup(n)
         less = n - 1
-        if less == 0:
+        if n == 0:  # not 0·a⁻¹: at a = 0 that is 0·0⁻¹, undefined, where the derivative is 0
+            da = "0"
+        elif less == 0:
             da = _constant_text(n)
         elif less == 1:
             da = f"{_constant_text(n)}·{{a}}"

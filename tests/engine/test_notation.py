@@ -126,6 +126,12 @@ def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
     assert notes == ["", "accumulates (b is used by a+b (2 values of that name))"]
 
 
+def test_a_power_zero_has_the_derivative_zero_not_zero_times_an_inverse() -> None:
+    # "0·a⁻¹ = 0·(0.0000)⁻¹" divides by zero: a⁰ is flat, its derivative is 0 everywhere
+    rule_and_value = lines(traced("a = 0.0\nb = a ** 0\n"), "b")[0].split(" | ")[1:3]
+    assert rule_and_value == ["∂b/∂a = 0", ""]
+
+
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
     assert [render(n) for n in t.backward[0].notes] == [
