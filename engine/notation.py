@@ -23,18 +23,20 @@ MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
+_COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
 
 
 @functools.lru_cache(maxsize=8192)  # a big graph asks for each name a dozen times
 def ref(name: str) -> str:
     """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
-    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only."""
-    if name.startswith(("−", "-")):
+    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only. A power
+    or a root is compound too: ``(a²)²`` not ``a²²``, ``∂d/∂(b³)``, ``(a^0.5).grad``, ``(√a)²``."""
+    if name.startswith(("−", "-", "√")):
         return f"({name})"
     depth = 0
     for i, ch in enumerate(name):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i > 0 and ch in "+-*/−· ":  # "#4+#6" too: made of two #ids
+        if depth == 0 and i > 0 and ch in _COMPOUND:  # "#4+#6" too: made of two #ids
             return f"({name})"
     return name
 
@@ -79,7 +81,9 @@ def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     if _small_whole(n):
         expr = "{a!b}" + _sup(n)
         less = n - 1
-        if less == 0:
+        if n == 0:  # not 0·a⁻¹: at a = 0 that is 0·0⁻¹, undefined, where the derivative is 0
+            da = "0"
+        elif less == 0:
             da = _constant_text(n)
         elif less == 1:
             da = f"{_constant_text(n)}·{{a}}"
@@ -237,22 +241,37 @@ def constant_note(name: str) -> Parts:
     return (f"the constant {name} takes no gradient",)
 
 
-def uses_text(users: Sequence[str]) -> str:
+def uses_text(users: Sequence[tuple[int, str]]) -> str:
     """``twice by b``, ``by e and c``, ``by b (twice) and e``: who sends a value its gradient,
-    in the order they do (a node that uses it twice is named once)."""
-    counts: dict[str, int] = {}
-    for u in users:
-        counts[u] = counts.get(u, 0) + 1
+    in the order they do, each user given as (its node id, its name). A node that uses it twice
+    is named once; different nodes of one name are counted as such (``by w[0]·x (16 values of
+    that name)``), never as one node that uses it 16 times."""
+    counts: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for node, name in users:
+        counts[node] = counts.get(node, 0) + 1
+        names[node] = name
     times = {1: "", 2: "twice", 3: "three times"}
     if len(counts) == 1:
-        ((user, n),) = counts.items()
+        ((node, n),) = counts.items()
         how = times.get(n, f"{n} times")
-        return f"{how} by {user}".strip() if n > 1 else f"by {user}"
-    named = [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for u, n in counts.items()]
+        return f"{how} by {names[node]}".strip() if n > 1 else f"by {names[node]}"
+    by_name: dict[str, list[int]] = {}
+    for node, n in counts.items():
+        by_name.setdefault(names[node], []).append(n)
+    named: list[str] = []
+    for u, ns in by_name.items():
+        if len(ns) > 1 and len(set(ns)) == 1:
+            each = f", each {times.get(ns[0], f'{ns[0]} times')}" if ns[0] > 1 else ""
+            named.append(f"{u} ({len(ns)} values of that name{each})")
+        else:
+            named += [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for n in ns]
+    if len(named) == 1:
+        return f"by {named[0]}"
     return "by " + (", ".join(named[:-1]) + " and " + named[-1])
 
 
-def accumulates_note(name: str, users: Sequence[str]) -> str:
+def accumulates_note(name: str, users: Sequence[tuple[int, str]]) -> str:
     return f"accumulates ({name} is used {uses_text(users)})"
 
 

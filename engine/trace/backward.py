@@ -50,11 +50,11 @@ class BackwardWalk:
         self.results = results
         self.root = root
         computed = [v for v in reversed(order) if v.op is not None]
-        self.users: dict[Value, list[str]] = {}
+        self.users: dict[Value, list[tuple[int, str]]] = {}  # (user's id, name)
         for v in computed:
             for p in v.parents:
                 if not p.constant:
-                    self.users.setdefault(p, []).append(names(v))
+                    self.users.setdefault(p, []).append((ids[v], names(v)))
         grad = dict.fromkeys(order, 0.0)
         grad[root] = 1.0
         self.first = {root: 0}

@@ -106,6 +106,32 @@ def test_a_made_name_of_two_numbered_values_is_bracketed_as_a_whole() -> None:
     assert first.startswith("(#4+#6).grad += ∂out/∂(#4+#6) · out.grad | ∂out/∂(#4+#6) = gamma")
 
 
+def test_a_made_name_that_is_a_power_or_a_root_is_bracketed_as_a_whole() -> None:
+    # a power is compound: "a²²" would read as a to the 22nd, "a^0.5²" as a^0.25, "∂b/∂a²" as
+    # a second derivative and "a^0.5.grad" as a to the 0.5.grad; "√a·a" would read as √(a·a)
+    t = traced("a = 2.0\nb = (a ** 2) ** 2\nc = (a ** 0.5) ** 2\nd = a.sqrt() * a\no = b + c + d\n")
+    assert node(t, "b").formula == "b = (a²)²"
+    assert node(t, "c").formula == "c = (a^0.5)²"
+    assert node(t, "d").formula == "d = (√a)·a"
+    assert node(t, "a^0.5").grad_name == "(a^0.5).grad"
+    assert lines(t, "b")[0].startswith("(a²).grad += ∂b/∂(a²) · b.grad | ∂b/∂(a²) = 2·(a²)")
+
+
+def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
+    # the two a+b are different values, each using b once: "used twice by a+b" would say one
+    # value uses b twice (NOTATION's example 1), as the demo's "used 16 times by w[0]·#337" did
+    t = traced("a = 2.0\nb = -3.0\no = (a + b).exp() + (a + b)\n")
+    assert node(t, "b").uses == "used by a+b (2 values of that name)"
+    notes = [c.note for s in t.backward for c in s.contributions if c.operand == node(t, "b").id]
+    assert notes == ["", "accumulates (b is used by a+b (2 values of that name))"]
+
+
+def test_a_power_zero_has_the_derivative_zero_not_zero_times_an_inverse() -> None:
+    # "0·a⁻¹ = 0·(0.0000)⁻¹" divides by zero: a⁰ is flat, its derivative is 0 everywhere
+    rule_and_value = lines(traced("a = 0.0\nb = a ** 0\n"), "b")[0].split(" | ")[1:3]
+    assert rule_and_value == ["∂b/∂a = 0", ""]
+
+
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
     assert [render(n) for n in t.backward[0].notes] == [
