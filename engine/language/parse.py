@@ -28,7 +28,8 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     if not isinstance(source, str):
         raise GradstepError(f"the source must be text, not {type(source).__name__}", kind="type")
     given = check_values(values or {})
-    tree, notes, unit = _read(source, frozenset(given))
+    tree, notes, unit, checker = _read(source)
+    checker.require(given)
     machine = Interpreter(unit, given)
     try:
         machine.run(tree)
@@ -50,16 +51,17 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
 
 
 @functools.lru_cache(maxsize=32)
-def _read(source: str, given: frozenset[str]) -> tuple[ast.Module, tuple[str, ...], Unit]:
-    """The first two passes, which depend on the text alone (and on which names are given):
-    kept for a few texts, so that moving a slider only runs the program again (the MLP: 64 ms
-    to 12). Nothing writes to the tree; the unit's span cache only ever gains the same spans."""
+def _read(source: str) -> tuple[ast.Module, tuple[str, ...], Unit, Checker]:
+    """The first two passes, which depend on the text alone: kept for a few texts, so that
+    moving a slider only runs the program again (the MLP: 64 ms to 12). Nothing writes to the
+    tree or the checker after this; the unit's span cache only ever gains the same spans."""
     check_text(source)
     tree, notes = read_program(source)
     lines = LINE_BREAK.split(source)  # Python's line breaks only, not str.splitlines()'s
     unit = Unit("<program>", lines, spanner(lines))
-    Checker(unit).check(tree, given)
-    return tree, tuple(notes), unit
+    checker = Checker(unit)
+    checker.check(tree)
+    return tree, tuple(notes), unit, checker
 
 
 def _running(machine: Interpreter) -> Span | None:

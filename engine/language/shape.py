@@ -76,7 +76,7 @@ class Checker:
         self.free: dict[str, tuple[Span, bool]] = {}  # name → where first read, and if called
         self.ignored = {"print"}  # names whose calls are ignored: their arguments never run
 
-    def check(self, tree: ast.Module, given: Iterable[str]) -> None:
+    def check(self, tree: ast.Module) -> None:
         for i, stmt in enumerate(tree.body):
             for name in _bound([stmt]):
                 self.module.setdefault(name, (i, stmt.lineno))
@@ -88,6 +88,9 @@ class Checker:
         while stack:
             node, where = stack.pop()
             stack.extend(reversed(self._visit(node, where)))
+
+    def require(self, given: Iterable[str]) -> None:
+        """Refuse the program if a name it reads is neither assigned nor among ``given``."""
         missing = [name for name in self.free if name not in given]
         called = [name for name in missing if self.free[name][1]]
         if called:
