@@ -11,7 +11,7 @@
     python bench/api.py [--repeat N] [--seconds S] [--backends dot wasm] [--baseline PATH]
 
 ``--baseline PATH``: the same requests to a server run from another checkout (e.g. the commit
-before a change), beside this one's.
+before a change), beside this one's: both servers run at once and take turns, round by round.
 
 Times: the first call, then the median and spread (lowest–highest) of N more, alternatives
 interleaved round by round (bench/timing.py); ratios are of medians.
@@ -94,28 +94,39 @@ def renamed(source: str, name: str, i: int) -> str:
     return re.sub(rf"\b{name}\b", f"{name}_{i}", source)
 
 
-def latency(backend: str, repeat: int, root: Path = ROOT) -> list[tuple[str, dict[str, Timing]]]:
-    server = ServerProcess(backend, root)
+def latency(
+    backend: str, repeat: int, roots: dict[str, Path]
+) -> dict[str, dict[str, dict[str, Timing]]]:
+    """Per checkout (``roots``: label → folder), per program, its timings. Every checkout's
+    server runs at once and they take turns round by round, so a change in the machine's load
+    falls on all of them alike."""
+    servers: dict[str, ServerProcess] = {}
     layout = Layout(LayoutSettings(backend=backend, timeout=60))
     layout.warm()
-    rows = []
+    results: dict[str, dict[str, dict[str, Timing]]] = {label: {} for label in roots}
     try:
+        for label, root in roots.items():
+            servers[label] = ServerProcess(backend, root)
+        urls = {label: server.url for label, server in servers.items()}
         with httpx.Client(timeout=120) as client:
-            client.post(f"{server.url}/api/graph", json={"source": "a = 1.0\nb = a * 2"})
-            time.sleep(1.0)  # the server's fork server and wasm worker have started
+            for url in urls.values():
+                client.post(f"{url}/api/graph", json={"source": "a = 1.0\nb = a * 2"})
+            time.sleep(1.0)  # the servers' fork servers and wasm workers have started
             for name, source in PROGRAMS.items():
-                rows.append((name, program_rounds(client, server.url, layout, source, repeat)))
+                for label, rows in program_rounds(client, urls, layout, source, repeat).items():
+                    results[label][name] = rows
     finally:  # a failed round must not leave a server running
         layout.close()
-        server.stop()
-    return rows
+        for server in servers.values():
+            server.stop()
+    return results
 
 
 def program_rounds(
-    client: httpx.Client, url: str, layout: Layout, source: str, repeat: int
-) -> dict[str, Timing]:
-    """Each round: a new variant of ``source`` laid out alone, then asked for cold, then with
-    a new value (warm)."""
+    client: httpx.Client, urls: dict[str, str], layout: Layout, source: str, repeat: int
+) -> dict[str, dict[str, Timing]]:
+    """Each round: a new variant of ``source`` laid out alone, then, from each server in turn,
+    asked for cold, then with a new value (warm)."""
     knob = first_input(source)
     variants = [renamed(source, knob, i) for i in range(repeat + 1)]
     dots = []
@@ -126,16 +137,34 @@ def program_rounds(
     def alone(i: int) -> None:
         layout.svg(dots[i])
 
-    def cold(i: int) -> None:
-        answer = client.post(f"{url}/api/graph", json={"source": variants[i]})
-        assert answer.json()["timings"]["layout_cached"] is False
+    def cold(url: str) -> Callable[[int], None]:
+        def run(i: int) -> None:
+            answer = client.post(f"{url}/api/graph", json={"source": variants[i]})
+            assert answer.json()["timings"]["layout_cached"] is False
 
-    def warm(i: int) -> None:
-        body = {"source": variants[i], "values": {f"{knob}_{i}": 0.25 + i / 100}}
-        answer = client.post(f"{url}/api/graph", json=body)
-        assert answer.json()["timings"]["layout_cached"] is True
+        return run
 
-    return by_round({"layout alone": alone, "request, cold": cold, "request, warm": warm}, repeat)
+    def warm(url: str) -> Callable[[int], None]:
+        def run(i: int) -> None:
+            body = {"source": variants[i], "values": {f"{knob}_{i}": 0.25 + i / 100}}
+            answer = client.post(f"{url}/api/graph", json=body)
+            assert answer.json()["timings"]["layout_cached"] is True
+
+        return run
+
+    runs: dict[str, Callable[[int], object]] = {"layout alone": alone}
+    for label, url in urls.items():
+        runs[f"request, cold{label}"] = cold(url)
+        runs[f"request, warm{label}"] = warm(url)
+    timings = by_round(runs, repeat)
+    return {
+        label: {
+            "layout alone": timings["layout alone"],
+            "request, cold": timings[f"request, cold{label}"],
+            "request, warm": timings[f"request, warm{label}"],
+        }
+        for label in urls
+    }
 
 
 def by_round(runs: dict[str, Callable[[int], object]], repeat: int) -> dict[str, Timing]:
@@ -239,9 +268,9 @@ def main() -> None:
     args = parser.parse_args()
     roots = {"": ROOT} | ({" (before)": args.baseline.resolve()} if args.baseline else {})
     results = {
-        (backend, label): dict(latency(backend, args.repeat, root))
+        (backend, label): rows
         for backend in args.backends
-        for label, root in roots.items()
+        for label, rows in latency(backend, args.repeat, roots).items()
     }
     print(f"first call, then median (lowest–highest) of {args.repeat}; wall clock")
     print()
