@@ -68,14 +68,15 @@ def format_number(x: float, decimals: int = DEFAULT_DECIMALS, width: int | None 
 
 
 def render(parts: Parts, decimals: int = DEFAULT_DECIMALS) -> str:
-    """An explanation's parts as text: a number formatted, a factor bracketed when negative."""
+    """An explanation's parts as text: a number formatted, a factor bracketed when negative or
+    written with an exponent (``(−2.0000)²``, ``(1.000e−6)²``, never ``1.000e−6²``)."""
     out = []
     for p in parts:
         if isinstance(p, str):
             out.append(p)
         elif isinstance(p, tuple):
             text = format_number(p[0], decimals)
-            out.append(f"({text})" if text.startswith(MINUS) else text)
+            out.append(f"({text})" if text.startswith(MINUS) or "e" in text else text)
         else:
             out.append(format_number(p, decimals))
     return "".join(out)

@@ -52,3 +52,10 @@ def test_fixed_point_rounds_ties_away_from_zero_like_the_rule(x: float, decimals
         if expected.startswith("-") and set(expected[1:]) <= set("0."):
             expected = expected[1:]  # no "−0.00"
         assert text == expected.replace("-", "−")
+
+
+def test_a_factor_written_with_an_exponent_is_bracketed_like_a_negative_one() -> None:
+    # "1.000e−6²" reads as 10^−36; tanh's rule at a tiny value squares its output
+    assert render(("(1 − ", (1e-6,), "²)")) == "(1 − (1.000e−6)²)"
+    assert render(("= ", (-2.0,), "²")) == "= (−2.0000)²"
+    assert render(("= ", (0.5,), " × ", 1e-6)) == "= 0.5000 × 1.000e−6"  # only factors

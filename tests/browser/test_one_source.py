@@ -13,6 +13,7 @@ import httpx
 import pytest
 from browser_wait import wait_for
 
+from app.numbers import render
 from app.presets import MICROGRAD_README
 
 pytestmark = pytest.mark.browser
@@ -34,6 +35,28 @@ def test_the_browser_formats_every_number_as_the_golden_table(page) -> None:
         GOLDEN["cases"],
     )
     assert got == [text for _, _, _, text in GOLDEN["cases"]]
+
+
+PARTS = [
+    ["(1 − ", [1e-6], "²)"],
+    ["= ", [-2.0], "² + ", [0.5], " × ", 1e-6, " = ", -1234567.891],
+    ["x.grad: ", 0.0, " → ", [-0.00001234]],
+]
+
+
+def test_the_browser_writes_parts_as_the_server_does(page) -> None:
+    page.goto("/")
+    wait_for(page, "() => document.querySelector('#graph-view svg')")
+    got = page.evaluate(
+        """async (cases) => {
+          const p = await import('/static/parts.js');
+          return cases.map((parts) => p.partsText(parts, 4));
+        }""",
+        PARTS,
+    )
+    as_parts = [tuple(tuple(x) if isinstance(x, list) else x for x in parts) for parts in PARTS]
+    assert got == [render(parts) for parts in as_parts]
+    assert got[0] == "(1 − (1.000e−6)²)"
 
 
 PAGE_STATE_JS = """() => [...document.querySelectorAll('#graph-view g.node.value')].map((g) => [

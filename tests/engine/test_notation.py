@@ -132,6 +132,12 @@ def test_a_power_zero_has_the_derivative_zero_not_zero_times_an_inverse() -> Non
     assert rule_and_value == ["∂b/∂a = 0", ""]
 
 
+def test_a_tiny_value_squared_keeps_its_exponent_inside_the_brackets() -> None:
+    # written with an exponent, o = 1.000e−6 squared must not read "1.000e−6²" (10^−36)
+    (first,) = lines(traced("a = 0.000001\no = a.tanh()\n"), "o")
+    assert "∂o/∂a = (1 − o²) | = (1 − (1.000e−6)²) = 1.0000 |" in first
+
+
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
     assert [render(n) for n in t.backward[0].notes] == [
