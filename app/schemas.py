@@ -44,6 +44,12 @@ class GraphRequest(Strict):
         max_length=2_000,
         description="calls drawn as one box: auto (default), none, all, or call ids 3,7,12",
     )
+    layout: str | None = Field(
+        None,
+        pattern=r"^[0-9a-f]{16}$",
+        description="the layout of the graph the client shows (an answer's layout): when the new "
+        "graph is drawn the same, the answer's svg is null and the client keeps its own",
+    )
 
 
 class Timings(Strict):
@@ -62,7 +68,11 @@ class FoldOut(Strict):
 
 class GraphResponse(Strict):
     trace: Trace = Field(description="engine.trace's dataclasses, serialised as they are")
-    svg: str = Field(description="the finished graph; ids and classes per docs/graph-contract.md")
+    svg: str | None = Field(
+        description="the finished graph; ids and classes per docs/graph-contract.md (null when "
+        "the request's layout is this graph's)"
+    )
+    layout: str = Field(description="this graph's layout: the same for every graph drawn the same")
     source: str = Field(description="the program (a preset's, when the request named one)")
     values: dict[str, float] = Field(description="the input values given, as applied")
     rankdir: Rankdir = Field(description="the direction the graph is drawn in")

@@ -19,7 +19,7 @@ const VALUE_DEBOUNCE_MS = 180;
 const URL_DEBOUNCE_MS = 250;
 
 const fromUrl = queryToState(location.search);
-const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null };
+const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null };
 
 const stepper = createStepper($("stage"), {
   decimals: fromUrl.decimals,
@@ -177,7 +177,9 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   setState({ status: "computing…" });
   let result;
   try {
-    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold }, controller.signal);
+    // a value change names the layout on show: drawn the same, the answer leaves out its SVG
+    const shown = keepLayout ? ui.layout : null;
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown }, controller.signal);
   } catch {
     return; // superseded by a newer request
   }
@@ -190,8 +192,9 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   }
   const { trace, svg, backend, timings, rankdir } = result.body;
   const sameDirection = rankdir === state.drawn;
+  ui.layout = result.body.layout;
   setState({ source, values: result.body.values, error: null, drawn: rankdir });
-  stepper.load(trace, svg, source, { keepLayout: keepLayout && sameDirection, position, fold: result.body.fold });
+  stepper.load(trace, svg, source, { keepLayout: svg === null || (keepLayout && sameDirection), position, fold: result.body.fold });
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   setState({ status: `${trace.nodes.length} values · ${backend} · ${layout}` });
   $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);

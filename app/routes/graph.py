@@ -29,7 +29,7 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
     source = preset_source(body.source, body.preset)
     layout = layout_of(request)
     drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold)
-    return Response(graph_json(drawn, layout.backend), media_type="application/json")
+    return Response(graph_json(drawn, layout.backend, body.layout), media_type="application/json")
 
 
 @router.get(

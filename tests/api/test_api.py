@@ -59,6 +59,22 @@ def test_value_only_change_keeps_the_layout_and_changes_the_numbers(client: Test
     assert first["svg"] != second["svg"]
 
 
+def test_a_client_that_names_the_layout_it_shows_is_not_sent_it_again(
+    client: TestClient,
+) -> None:
+    source = "x = 2.0\nw = -3.0\nb = 6.5\nn = x*w + b\no = n.tanh()\n"
+    first = client.post("/api/graph", json={"source": source}).json()
+    assert len(first["layout"]) == 16 and first["svg"]
+    moved = {"source": source, "values": {"x": 1.0}, "layout": first["layout"]}
+    second = client.post("/api/graph", json=moved).json()
+    assert second["svg"] is None and second["layout"] == first["layout"]
+    assert node(second, "x")["data"] == 1.0  # the trace is the new one
+    other = client.post("/api/graph", json={**moved, "source": source + "p = o * o\n"}).json()
+    assert other["svg"] and other["layout"] != first["layout"]  # drawn otherwise: sent whole
+    bad = client.post("/api/graph", json={"source": source, "layout": "<svg>"})
+    assert bad.status_code == 422 and bad.json()["error"]["kind"] == "request"
+
+
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
 def test_every_preset_draws(client: TestClient, preset) -> None:
     response = client.post("/api/graph", json={"source": preset.source})

@@ -182,9 +182,14 @@ def test_slider_and_number_field_recompute_keeping_layout_and_step(page, shot):
     page.click("#first")
     box = page.locator("#graph-view g.node.value.kind-output > polygon").get_attribute("points")
     step_before = position(page)
+    page.evaluate("() => { window.__shownSvg = document.querySelector('svg.gradstep-graph'); }")
     before = runs(page)
-    page.locator("#inputs input[type=number][data-label=a]").fill("3")
+    with page.expect_response("**/api/graph") as answer:
+        page.locator("#inputs input[type=number][data-label=a]").fill("3")
     wait_drawn(page, before)
+    # the page named the layout it shows, so the answer left out the SVG and the page kept its own
+    assert answer.value.json()["svg"] is None
+    assert page.evaluate("() => document.querySelector('svg.gradstep-graph') === window.__shownSvg")
     assert node_text(page, "c", "data") == "−9.0000"
     assert position(page) == step_before  # the step is kept
     after = page.locator("#graph-view g.node.value.kind-output > polygon").get_attribute("points")
