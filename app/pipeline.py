@@ -119,7 +119,7 @@ def graph_json(drawn: Drawn, backend: str, shown: str | None = None) -> bytes:
     """``GraphResponse`` as JSON: the trace as the engine made it (pydantic-core serialises its
     dataclasses directly, ~10× faster than ``asdict`` + ``json.dumps``), the finished SVG, or
     null when ``shown``, the layout the client shows, is this one (a slider moved: the client
-    keeps its SVG and restyles it from the trace; the MLP's answer is then 1.1 MB lighter)."""
+    keeps its SVG and restyles it from the trace; the MLP's answer is then 1.2 MB lighter)."""
     rest = json.dumps(
         {
             "svg": None if shown == drawn.layout else drawn.svg(),
