@@ -2,9 +2,10 @@
 a student reads, made once, here, as *parts*.
 
 A part is text (``"n.grad += "``), a number (``0.5``) or a factor (``(−3.0,)``: a number that
-is bracketed when negative or written with an exponent). Numbers stay numbers so that every renderer (the page, the embed,
-the offline file, the exports' captions, the narration) formats them with the page's decimals
-and the one number formatter, and never has to re-derive a name or a formula.
+is bracketed when negative or written with an exponent). Numbers stay numbers so that every
+renderer (the page, the embed, the offline file, the exports' captions, the narration) formats
+them with the page's decimals and the one number formatter, and never has to re-derive a name
+or a formula.
 """
 
 from __future__ import annotations
