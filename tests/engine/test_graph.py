@@ -149,6 +149,10 @@ def test_random_graphs_match_central_differences(tree: tuple, xs: list[float]) -
     fixed = build(tree, xs)
     value, grads, _ = engine_value_and_grads(fixed, xs)
     for i, grad in enumerate(grads):
+        if abs(grad) * step(xs[i]) > 1.0 + abs(value):
+            # the stencil would move the output by more than its own size: sin of exp(23) turns
+            # ~700 times within it, and differences say nothing about the slope
+            continue
         try:
             numeric = central_difference(lambda p: evaluate(fixed, p).data, xs, i)
         except GradstepError:
