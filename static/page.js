@@ -191,10 +191,10 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
     return;
   }
   const { trace, svg, backend, timings, rankdir } = result.body;
-  const sameDirection = rankdir === state.drawn;
   ui.layout = result.body.layout;
   setState({ source, values: result.body.values, error: null, drawn: rankdir });
-  stepper.load(trace, svg, source, { keepLayout: svg === null || (keepLayout && sameDirection), position, fold: result.body.fold });
+  // the server says whether the graph is drawn as the one shown: no SVG sent, keep it
+  stepper.load(trace, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   setState({ status: `${trace.nodes.length} values · ${backend} · ${layout}` });
   $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);

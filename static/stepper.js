@@ -203,9 +203,9 @@ export function createStepper(root, options = {}) {
     if (state.playing) startTimer();
   }
 
-  /** Show a new trace. keepLayout: same structure (a value changed): keep the SVG and the view
-   * (svg is then null when the server knew the layout on show). fold: the server's folding of
-   * it (which element shows each node and edge). */
+  /** Show a new trace. keepLayout: drawn as the graph on show (the server then sends no SVG):
+   * keep the SVG and the view. fold: the server's folding of it (which element shows each node
+   * and edge). */
   function load(trace, svg, source, { keepLayout = false, position: at = null, fold = null } = {}) {
     const model = buildModel(trace, source, fold, state.over && !state.predict);
     const kept = keepLayout && ui.graph && state.model?.count === model.count;
