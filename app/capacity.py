@@ -16,6 +16,8 @@ from typing import TypeVar
 
 from starlette.exceptions import HTTPException
 
+from app.digits import ascii_digits
+
 T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
@@ -43,7 +45,7 @@ def _count_from_env(name: str, default: int, least: int) -> int:
     raw = os.environ.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < least:
+    if not ascii_digits(raw) or int(raw) < least:
         raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
     return int(raw)
 

@@ -10,6 +10,7 @@ from typing import Literal, TextIO, get_args
 
 from app import __version__
 from app.capacity import Unavailable
+from app.digits import ascii_digits
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
@@ -68,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+    if not ascii_digits(text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
     return int(text)
 

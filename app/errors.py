@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.digits import ascii_digits
 from engine.errors import GradstepError
 
 MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it
@@ -113,9 +114,7 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (
-            not (declared.isascii() and declared.isdigit()) or int(declared) > self.limit
-        ):
+        if declared is not None and (not ascii_digits(declared) or int(declared) > self.limit):
             await self._refuse(send)
             return
         seen = 0

@@ -26,7 +26,6 @@ import asyncio
 import itertools
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -39,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
 from programs import mlp_source  # noqa: E402
+from served import free_port  # noqa: E402
 from timing import Timing, interleaved, ms, ratio  # noqa: E402
 
 import engine  # noqa: E402
@@ -52,12 +52,6 @@ MLP = "MLP(2,[16,16,1])"
 # the presets a value change can be timed on (the lecture's MLP and demo keep their inputs
 # inside calls, so no slider moves them), and the 979-value MLP written out flat
 PROGRAMS = {p.id: p.source for p in PRESETS if engine.parse(p.source).inputs} | {MLP: mlp_source()}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:

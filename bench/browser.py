@@ -21,7 +21,6 @@ second uvicorn and measures it in the same run, the two taking turns round by ro
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,7 @@ sys.path[:0] = [
 from browser_wait import wait_for  # noqa: E402
 from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS  # noqa: E402
 from programs import mlp_source  # noqa: E402
+from served import free_port  # noqa: E402
 from timing import Timing  # noqa: E402
 
 from app.presets import MICROGRAD_README  # noqa: E402
@@ -115,12 +115,6 @@ REBUILD_JS = """async ([source, count]) => {
   box.remove();
   return times;
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(root: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api")]
 
 from programs import dense_source  # noqa: E402
+from served import free_port  # noqa: E402
 
 import engine  # noqa: E402
 from app.presets import PRESETS  # noqa: E402
@@ -54,12 +54,6 @@ BAD = [
     {"source": "x" * 25_000},
 ]
 INPUTS = {p.id: list(engine.parse(p.source).inputs) for p in PRESETS}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def random_values(preset_id: str, rnd: random.Random) -> dict[str, float]:

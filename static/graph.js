@@ -80,12 +80,13 @@ function flowOverlay(svg) {
   return { svg: overlay, layer, shown: "" };
 }
 
-/** Show the paths of the edges `keys` (drawn edge ids) in the overlay; a no-op when unchanged. */
+/** Show the paths of the edges `keys` (drawn edge ids, in graph.edges) in the overlay; a no-op
+ * when unchanged. */
 function paintFlow(graph, keys) {
   const shown = keys.join(" ");
   if (graph.flow.shown === shown) return;
   graph.flow.shown = shown;
-  const paths = keys.map((key) => graph.edges.get(key)?.g.querySelector("path")?.cloneNode(false)).filter(Boolean);
+  const paths = keys.map((key) => graph.edges.get(key).g.querySelector("path")?.cloneNode(false)).filter(Boolean);
   graph.flow.layer.replaceChildren(...paths);
 }
 
@@ -234,8 +235,8 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     const data = known ? view.data[id] : null;
     if (fresh || data !== entry.dataShown) setText(entry, "dataText", entry.data, known ? boxNumber(data, decimals) : "?");
     entry.dataShown = data;
-    const grad = state === GRAD_NONE || state === GRAD_PENDING ? state : view.grad[id];
-    if (fresh || grad !== entry.gradShown || state !== entry.gradState) {
+    const grad = view.grad[id];
+    if (fresh || state !== entry.gradState || grad !== entry.gradShown) {
       let text = "?";
       if (state === GRAD_NONE) text = "—";
       else if (state !== GRAD_PENDING) text = boxNumber(grad, decimals);
@@ -245,11 +246,13 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     entry.gradState = state;
   }
   const lit = new Set(view.edges);
+  const flowing = [];
   for (const [key, entry] of graph.edges) {
     const on = lit.has(key);
     setFlags(entry, EDGE_FLAGS, on ? EDGE_BIT[view.flow ? "flow" : "current"] : 0);
+    if (on && view.flow) flowing.push(key);
   }
-  paintFlow(graph, view.flow ? [...lit].filter((key) => graph.edges.has(key)) : []);
+  paintFlow(graph, flowing);
   for (const box of graph.calls) {
     const { first, last, outputs } = box.call;
     const known = outputs.every((o) => view.dataKnown[o] === 1);

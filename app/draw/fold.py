@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.digits import ascii_digits
 from engine.errors import GradstepError
 from engine.trace import Trace
 
@@ -37,7 +38,7 @@ def parse_fold(text: str | None) -> str | frozenset[int]:
     if text in ("auto", "none", "all"):
         return text
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+    if not all(ascii_digits(p) and len(p) <= 6 for p in parts):
         raise GradstepError(
             f"fold: expected auto, none, all or call ids such as 3,7,12, not {text[:40]!r}",
             "request",

@@ -6,7 +6,6 @@ that gives up (Cancel) stops the drawing."""
 from __future__ import annotations
 
 import io
-import math
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -70,11 +69,12 @@ def check_export(
             "limit",
         )
     check_pixels(svg, scale, frame)
-    pixels = math.prod(png_size(svg, scale)) * len(steps)
+    width, height = png_size(svg, scale)
+    pixels = width * height * len(steps)
     if pixels > MAX_EXPORT_PIXELS:
         most = largest_scale(scale, pixels, MAX_EXPORT_PIXELS)
         raise GradstepError(
-            f"{len(steps)} pictures of {' × '.join(map(str, png_size(svg, scale)))} pixels are "
+            f"{len(steps)} pictures of {width} × {height} pixels are "
             f"more than the {MAX_EXPORT_PIXELS:,} pixels drawn for one export "
             f"(MAX_EXPORT_PIXELS): use a smaller scale (at most {most} here)",
             "limit",

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
+from app.digits import ascii_digits
 from app.errors import error_body
 from app.schemas import (
     ErrorResponse,
@@ -229,7 +230,7 @@ def count_parameters(
 ) -> dict[str, int]:
     """The weights and biases of the model a form describes, counted as training will."""
     sizes = [part for part in hidden.replace(",", " ").split() if part]
-    if not sizes or not all(part.isascii() and part.isdigit() and len(part) < 7 for part in sizes):
+    if not sizes or not all(ascii_digits(part) and len(part) < 7 for part in sizes):
         raise GradstepError("hidden: write layer sizes such as 16, 16", kind="value")
     changes = {"hidden": tuple(int(p) for p in sizes), "dataset": dataset, "loss": loss}
     config = replace(PRESETS["micrograd-moons"][1], **changes)  # type: ignore[arg-type]

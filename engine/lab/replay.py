@@ -55,18 +55,21 @@ class Replay:
         try:
             run = self.tape.forward(self.points[chosen])
             scores = run.outputs(self.tape)
-            loss, output_grads = self._loss(chosen, scores)
+            columns = scores.tolist()  # once: the loss and the answer both read it
+            loss, output_grads = self._loss(chosen, scores, columns)
             self.tape.backward(run, output_grads)
         except (ArithmeticError, GradstepError):
             return None
-        return loss, per_point(scores.tolist())
+        return loss, per_point(columns)
 
-    def _loss(self, chosen: list[int], scores: Any) -> tuple[float, Any]:
-        """The loss and its gradient in each score, with the parameters' grads set to their
-        part of it (L2), as after ``model.zero_grad(); loss.backward()``."""
+    def _loss(
+        self, chosen: list[int], scores: Any, columns: list[list[float]]
+    ) -> tuple[float, Any]:
+        """The loss and its gradient in each score (``columns``: the scores as lists), with the
+        parameters' grads set to their part of it (L2), as after ``model.zero_grad();
+        loss.backward()``."""
         config = self.setup.config
         labels = [self.setup.labels[i] for i in chosen]
-        columns = scores.tolist()
         if config.loss not in LABELS_ONLY or len(chosen) < len(self.points):
             leaves = [[Value(x) for x in column] for column in columns]
             loss = batch_loss(config, per_point(leaves), labels, self.params)

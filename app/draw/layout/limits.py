@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from app.digits import ascii_digits
 from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -45,7 +46,7 @@ class LayoutSettings:
         if backend not in (None, "dot", "wasm"):
             raise ValueError(f"GRADSTEP_LAYOUT must be dot or wasm, not {backend!r}")
         raw_entries = os.environ.get("GRADSTEP_LAYOUT_CACHE", str(DEFAULT_CACHE_ENTRIES))
-        if not (raw_entries.isascii() and raw_entries.isdigit()):
+        if not ascii_digits(raw_entries):
             raise ValueError(f"GRADSTEP_LAYOUT_CACHE must be a count, not {raw_entries!r}")
         entries = int(raw_entries)
         timeout = _positive_float("GRADSTEP_LAYOUT_TIMEOUT", DEFAULT_TIMEOUT_S)
