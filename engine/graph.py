@@ -24,9 +24,15 @@ class Node(Protocol):
     grad: float
     data: float
     serial: int  # creation order
+    da: float  # ∂node/∂a
+    db: float  # ∂node/∂b
 
     @property
     def op(self) -> Op | None: ...
+    @property
+    def a(self) -> Node | None: ...  # the first operand (None: a leaf)
+    @property
+    def b(self) -> Node | None: ...  # the second (None: one operand, or none)
     @property
     def parents(self) -> Sequence[Node]: ...
     @property
@@ -44,10 +50,15 @@ def topological_order(root: N) -> list[N]:
     seen = {root}
     stack = [root]
     while stack:
-        for parent in stack.pop().parents:
-            if parent not in seen:
-                seen.add(parent)  # type: ignore[arg-type]
-                stack.append(parent)  # type: ignore[arg-type]
+        node = stack.pop()
+        a = node.a
+        if a is not None and a not in seen:
+            seen.add(a)  # type: ignore[arg-type]
+            stack.append(a)  # type: ignore[arg-type]
+        b = node.b
+        if b is not None and b not in seen:
+            seen.add(b)  # type: ignore[arg-type]
+            stack.append(b)  # type: ignore[arg-type]
     return sorted(seen, key=_serial)
 
 
@@ -64,16 +75,11 @@ def backward(root: N) -> list[N]:
     root.grad += 1.0
     for node in reversed(computed):
         g = node.grad
-        # an op has one operand or two (engine.ops): unpacking them is twice as fast as zip()
-        if len(node.parents) == 2:
-            a, b = node.parents
-            da, db = node.locals
-            a.grad += da * g
-            b.grad += db * g
-        else:
-            (a,) = node.parents
-            (da,) = node.locals
-            a.grad += da * g
+        # an op has an operand a, and a second one b or not (engine.ops)
+        node.a.grad += node.da * g  # type: ignore[union-attr]
+        b = node.b
+        if b is not None:
+            b.grad += node.db * g
     # One sum is non-finite when any grad is (or when finite ones overflow it: look closer).
     if not math.isfinite(sum(map(_grad, order))) and not all(map(_finite_grad, order)):
         raise _undefined_gradient(order)

@@ -30,17 +30,35 @@ def _as_float(x: object) -> float:
 class Value:
     """Stores a single scalar value and its gradient."""
 
-    __slots__ = ("constant", "data", "grad", "label", "locals", "op", "parents", "serial")
+    # The operands a, b and the local derivatives da = ∂self/∂a, db = ∂self/∂b (from the op
+    # table) are slots, not tuples: a tuple is one more object for the cyclic garbage collector
+    # to track, per value, and tracking them was half of a training epoch's time.
+    __slots__ = ("a", "b", "constant", "da", "data", "db", "grad", "label", "op", "serial")
 
     def __init__(self, data: float, label: str | None = None) -> None:
         self.data = _as_float(data)
         self.grad = 0.0
         self.label = label
         self.op: Op | None = None
-        self.parents: tuple[Value, ...] = ()
-        self.locals: Locals = ()  # ∂self/∂parent for each parent, from the op table
+        self.a: Value | None = None  # the first operand (None: a leaf)
+        self.b: Value | None = None  # the second (None: a leaf or a one-operand op)
+        self.da = self.db = 0.0
         self.constant = False  # a plain number written into an expression: it gets no gradient
         self.serial = next(_serials)
+
+    @property
+    def parents(self) -> tuple[Value, ...]:
+        """The operands: (), (a,) or (a, b)."""
+        if self.a is None:
+            return ()
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+    @property
+    def locals(self) -> Locals:
+        """∂self/∂operand for each operand, in the order of ``parents``."""
+        if self.a is None:
+            return ()
+        return (self.da,) if self.b is None else (self.da, self.db)
 
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label else ""
@@ -137,20 +155,24 @@ Value.sqrt = sqrt  # type: ignore[attr-defined]
 
 def constant(x: float) -> Value:
     """A plain number used in an expression: a leaf that receives no gradient."""
-    v = _result(None, (), _as_float(x), ())
+    v = _result(None, None, None, _as_float(x), 0.0, 0.0)
     v.constant = True
     return v
 
 
-def _result(op: Op | None, parents: tuple[Value, ...], out: float, local: Locals) -> Value:
+def _result(
+    op: Op | None, a: Value | None, b: Value | None, out: float, da: float, db: float
+) -> Value:
     """A new value, made without ``__init__``'s checks (``out`` is a finite float)."""
     v = _new(Value)
     v.data = out
     v.grad = 0.0
     v.label = None
     v.op = op
-    v.parents = parents
-    v.locals = local
+    v.a = a
+    v.b = b
+    v.da = da
+    v.db = db
     v.constant = False
     v.serial = next(_serials)
     return v
@@ -162,28 +184,30 @@ def _binary(op: Op, a: Value | float, b: Value | float) -> Value:
     if not isinstance(b, Value):
         b = constant(b)
     try:
-        out, local = op.eval(a.data, b.data)
+        out, (da, db) = op.eval(a.data, b.data)
     except OverflowError:
         out = math.inf
     if not _isfinite(out):
         raise overflow(op, (a.data, b.data))
-    if a.constant or b.constant:  # constants take no gradient, so theirs may be undefined
-        local = (0.0 if a.constant else local[0], 0.0 if b.constant else local[1])
-    return _result(op, (a, b), out, local)
+    if a.constant:  # constants take no gradient, so theirs may be undefined
+        da = 0.0
+    if b.constant:
+        db = 0.0
+    return _result(op, a, b, out, da, db)
 
 
 def _unary(op: Op, a: Value | float) -> Value:
     if not isinstance(a, Value):
         a = constant(a)
     try:
-        out, local = op.eval(a.data)
+        out, (da,) = op.eval(a.data)
     except OverflowError:
         out = math.inf
     if not _isfinite(out):
         raise overflow(op, (a.data,))
     if a.constant:  # as in _binary: sqrt(0) of a plain 0 must not fail at backward
-        local = (0.0,)
-    return _result(op, (a,), out, local)
+        da = 0.0
+    return _result(op, a, None, out, da, 0.0)
 
 
 def apply(op: Op, operands: tuple[Value | float, ...]) -> Value:
@@ -201,7 +225,7 @@ def reevaluate(order: list[Value]) -> None:
     for node in order:
         if node.op is not None:
             fresh = apply(node.op, node.parents)
-            node.data, node.locals = fresh.data, fresh.locals
+            node.data, node.da, node.db = fresh.data, fresh.da, fresh.db
 
 
 def overflow(op: Op, operands: tuple[float, ...]) -> GradstepError:
