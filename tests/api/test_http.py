@@ -61,10 +61,7 @@ def test_a_gradient_near_the_float_limit_is_drawn_at_every_step(
 ) -> None:
     """A grad above ~6e307 overflowed the colour bucket: a 500 (engine/steps.grad_bin)."""
     graph = client.post("/api/graph", json={"source": source})
-    assert graph.status_code in (200, 422), graph.text
-    if graph.status_code == 422:
-        assert graph.json()["error"]["kind"] in ("overflow", "domain")
-        return
+    assert graph.status_code == 200, graph.text  # ∂y/∂x = 1e308 is a float: nothing to refuse
     trace = graph.json()["trace"]
     for phase in ("forward", "backward"):
         for step in range(len(trace[phase])):
@@ -128,7 +125,7 @@ def test_keep_alive_survives_a_huge_gradient_and_head(
             query = "source=" + source.replace(" ", "%20").replace("\n", "%0A")
             for step in (0, 1):
                 status, _, _ = connection.request(get(f"/api/graph.svg?{query}&step={step}"))
-                assert status in (200, 422)
+                assert status == 200
         status, headers, body = connection.request(get("/healthz", method="HEAD"))
         assert status == 200 and body == b"" and int(headers["content-length"]) > 0
         status, _, body = connection.request(get("/healthz"))  # the same connection, still open
