@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.capacity import Gate, SingleFlight
-from app.draw.layout.dot_backend import dot_available, layout_with_dot
+from app.draw.layout.dot_backend import DotRunner, dot_available
 from app.draw.layout.limits import LayoutSettings
 from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
@@ -54,6 +54,7 @@ class Layout:
         self.settings = settings or LayoutSettings.from_env()
         self.backend = choose_backend(self.settings.backend)
         self._wasm = WasmPool() if self.backend == "wasm" else None
+        self._dot = DotRunner() if self.backend == "dot" else None
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
@@ -63,7 +64,8 @@ class Layout:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
         if self._wasm is not None:
             return self._wasm.layout(source, self.settings.timeout)
-        return layout_with_dot(source, self.settings.timeout)
+        assert self._dot is not None
+        return self._dot.layout(source, self.settings.timeout)
 
     def cached(self, source: str) -> LaidOut | None:
         """The cached layout of ``source`` (marked most recently used), or None."""
@@ -98,8 +100,11 @@ class Layout:
             self._cache.clear()
 
     def warm(self) -> None:
-        """Start a wasm worker ahead of the first request. Only an optimisation: if it fails,
-        the first layout starts one itself and reports what went wrong."""
+        """Start a wasm worker, or a spare dot (kept from now on), ahead of the first request.
+        Only an optimisation: if it fails, the first layout starts one itself and reports what
+        went wrong."""
+        if self._dot is not None:
+            self._dot.keep_spare()
         if self._wasm is not None:
             try:
                 self._wasm.warm()
@@ -107,5 +112,7 @@ class Layout:
                 pass
 
     def close(self) -> None:
+        if self._dot is not None:
+            self._dot.close()
         if self._wasm is not None:
             self._wasm.close()
