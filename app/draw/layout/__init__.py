@@ -22,11 +22,12 @@ __all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
 
 def choose_backend(forced: str | None = None) -> str:
     """``forced`` if given, else dot when it is on PATH, else the WebAssembly Graphviz. The wasm
-    build is faster (1.5x for a 979-value MLP, 4 to 11x for the presets, mostly dot's process
-    start: python bench/api.py), but it cannot read fonts and guesses text widths: its boxes
-    fit their text tightly or not at all (``x1*w1 + x2*w2`` touches its box's edges) and its
-    drawings are shaped differently (micrograd's README 1184 x 433 pt, dot 1347 x 392), which
-    makes the graph's text smaller on a projector. What a student reads comes first."""
+    build is faster (1.5x for a 979-value MLP, 4 to 11x for the presets, mostly dot's start, of
+    which a server's spare dot hides a third: python bench/api.py), but it cannot read fonts
+    and guesses text widths: its boxes fit their text tightly or not at all (``x1*w1 + x2*w2``
+    touches its box's edges) and its drawings are shaped differently (micrograd's README
+    1184 x 433 pt, dot 1347 x 392), which makes the graph's text smaller on a projector. What a
+    student reads comes first."""
     if forced == "dot" and not dot_available():
         raise RuntimeError("GRADSTEP_LAYOUT=dot, but there is no dot program on PATH")
     if forced == "wasm" and not wasm_available():
