@@ -48,3 +48,19 @@ def gradstep_serve(env: Mapping[str, str]) -> Iterator[tuple[subprocess.Popen[by
             process.kill()
         process.wait()
         process.stderr.close()  # type: ignore[union-attr]
+
+
+def busy_dot(parent: int) -> int | None:
+    """The pid of a ``dot`` that ``parent`` started and that is laying a graph out, or None. A
+    spare dot waiting for its graph has used next to no CPU time; one at work has used some."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or (entry / "comm").read_text().strip() != "dot":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent and int(fields[11]) + int(fields[12]) >= ticks // 20:
+                return int(entry.name)
+        except (OSError, ValueError, IndexError):
+            continue
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,11 @@ from backends import BACKENDS
 from programs import mlp_source
 
 import engine
-from app.draw.dot import dot_source
+from app.draw.dot import choose_rankdir, dot_source
+from app.draw.fold import fold_view, folded_calls
 from app.draw.layout import Layout, LayoutSettings, choose_backend
+from app.draw.layout.dot_backend import DotRunner
+from app.presets import PRESETS
 from engine import GradstepError
 
 
@@ -95,6 +99,7 @@ def test_cache_is_a_bounded_lru(backend: str) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_graphviz_syntax_errors_are_layout_errors(backend: str) -> None:
     layout = Layout(LayoutSettings(backend, 30.0))
+    layout.warm()  # dot: drawn by the spare
     try:
         with pytest.raises(GradstepError) as error:
             layout.svg("digraph { a -> }")
@@ -102,3 +107,60 @@ def test_graphviz_syntax_errors_are_layout_errors(backend: str) -> None:
         assert layout.template("digraph { b }").cached is False  # still usable afterwards
     finally:
         layout.close()
+
+
+needs_dot = pytest.mark.skipif("dot" not in BACKENDS, reason="no dot on PATH")
+
+
+def preset_dots() -> list[str]:
+    """Each preset's DOT that can be drawn, and the lecture's MLP top to bottom unfolded: the
+    graph a dot that had drawn a graph before laid out differently in 7 runs of 20."""
+    dots = []
+    for preset in PRESETS:
+        trace = engine.trace(engine.parse(preset.source))
+        fold = fold_view(trace, folded_calls(trace, "auto"))
+        dots.append(dot_source(trace, choose_rankdir(trace, None, fold), fold))
+    mlp = engine.trace(engine.parse(next(p.source for p in PRESETS if p.id == "lecture-mlp")))
+    return [*dots, dot_source(mlp, "TB", fold_view(mlp, frozenset()))]
+
+
+@needs_dot
+def test_a_spare_dot_draws_what_a_new_dot_draws() -> None:
+    fresh, runner = DotRunner(), DotRunner()
+    try:
+        for dot in preset_dots():
+            runner.keep_spare()  # a spare now, whether or not the last one's refill has run
+            spare = runner._spare
+            assert spare is not None
+            assert runner.layout(dot, 60) == fresh.layout(dot, 60)
+            assert spare.returncode == 0  # this graph was the spare's
+    finally:
+        runner.close()
+
+
+@needs_dot
+def test_a_spare_dot_that_ended_while_idle_is_not_used() -> None:
+    runner = DotRunner()
+    try:
+        runner.keep_spare()
+        spare = runner._spare
+        assert spare is not None
+        spare.kill()
+        spare.wait()
+        assert 'id="n0"' in runner.layout("digraph { n0 [id=n0] }", 60)
+    finally:
+        runner.close()
+
+
+@needs_dot
+def test_closing_ends_the_spare_dot_and_starts_no_more() -> None:
+    layout = Layout(LayoutSettings("dot", 60.0))
+    layout.warm()
+    runner = layout._dot
+    assert runner is not None and runner._spare is not None
+    spare = runner._spare
+    layout.close()
+    assert spare.returncode is not None  # ended and reaped
+    assert 'id="n0"' in layout.svg("digraph { n0 [id=n0] }")  # drawn by a dot of its own
+    time.sleep(0.1)  # time for a refill thread, were one started
+    assert runner._spare is None

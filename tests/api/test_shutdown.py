@@ -17,26 +17,12 @@ from pathlib import Path
 import httpx
 import pytest
 from programs import dense_source
-from served import gradstep_serve
+from served import busy_dot, gradstep_serve
 
 from app.draw.layout.dot_backend import dot_available
 from app.draw.layout.wasm_backend import wasm_available
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
-
-
-def children_named(parent: int, name: bytes) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if not entry.name.isdigit():
-                continue
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if ppid == parent and name in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
 
 
 @pytest.fixture
@@ -80,7 +66,7 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     drawer = threading.Thread(target=draw)
     drawer.start()
     deadline = time.monotonic() + 60
-    while not children_named(process.pid, b"dot"):  # the graph is being laid out
+    while not busy_dot(process.pid):  # the graph is being laid out (not the spare dot waiting)
         assert time.monotonic() < deadline, "the graph never reached dot"
         time.sleep(0.01)
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.capacity import Gate, SingleFlight
-from app.draw.layout.dot_backend import dot_available, layout_with_dot
+from app.draw.layout.dot_backend import DotRunner, dot_available
 from app.draw.layout.limits import LayoutSettings
 from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
@@ -22,11 +22,12 @@ __all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
 
 def choose_backend(forced: str | None = None) -> str:
     """``forced`` if given, else dot when it is on PATH, else the WebAssembly Graphviz. The wasm
-    build is faster (1.5x for a 979-value MLP, 4 to 11x for the presets, mostly dot's process
-    start: python bench/api.py), but it cannot read fonts and guesses text widths: its boxes
-    fit their text tightly or not at all (``x1*w1 + x2*w2`` touches its box's edges) and its
-    drawings are shaped differently (micrograd's README 1184 x 433 pt, dot 1347 x 392), which
-    makes the graph's text smaller on a projector. What a student reads comes first."""
+    build is faster (1.5x for a 979-value MLP, 4 to 11x for the presets, mostly dot's start, of
+    which a server's spare dot hides a third: python bench/api.py), but it cannot read fonts
+    and guesses text widths: its boxes fit their text tightly or not at all (``x1*w1 + x2*w2``
+    touches its box's edges) and its drawings are shaped differently (micrograd's README
+    1184 x 433 pt, dot 1347 x 392), which makes the graph's text smaller on a projector. What a
+    student reads comes first."""
     if forced == "dot" and not dot_available():
         raise RuntimeError("GRADSTEP_LAYOUT=dot, but there is no dot program on PATH")
     if forced == "wasm" and not wasm_available():
@@ -54,6 +55,7 @@ class Layout:
         self.settings = settings or LayoutSettings.from_env()
         self.backend = choose_backend(self.settings.backend)
         self._wasm = WasmPool() if self.backend == "wasm" else None
+        self._dot = DotRunner() if self.backend == "dot" else None
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
@@ -63,7 +65,8 @@ class Layout:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
         if self._wasm is not None:
             return self._wasm.layout(source, self.settings.timeout)
-        return layout_with_dot(source, self.settings.timeout)
+        assert self._dot is not None
+        return self._dot.layout(source, self.settings.timeout)
 
     def cached(self, source: str) -> LaidOut | None:
         """The cached layout of ``source`` (marked most recently used), or None."""
@@ -98,8 +101,11 @@ class Layout:
             self._cache.clear()
 
     def warm(self) -> None:
-        """Start a wasm worker ahead of the first request. Only an optimisation: if it fails,
-        the first layout starts one itself and reports what went wrong."""
+        """Start a wasm worker, or a spare dot (kept from now on), ahead of the first request.
+        Only an optimisation: if it fails, the first layout starts one itself and reports what
+        went wrong."""
+        if self._dot is not None:
+            self._dot.keep_spare()
         if self._wasm is not None:
             try:
                 self._wasm.warm()
@@ -107,5 +113,7 @@ class Layout:
                 pass
 
     def close(self) -> None:
+        if self._dot is not None:
+            self._dot.close()
         if self._wasm is not None:
             self._wasm.close()
