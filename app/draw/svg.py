@@ -33,6 +33,13 @@ _SLOTTED = frozenset(_ROW)
 # same font-family on every text (written once on the root instead: texts inherit it)
 _UNSHOWN = re.compile(r'<!--.*?-->\n?|<title>[^<]*</title>\n?| font-family="[^"]*"')
 _FONT_FAMILY = re.compile(r' font-family="[^"]*"')
+# a record (a value, a folded call's box): the lines between its fields, a <polyline> each, drawn
+# as one <path class="fields"> that the stylesheet colours (two elements fewer per computed value:
+# the browser lays out and walks each one at every step)
+_RECORD = re.compile(r'<g id="[nc]\d+" class="[^"]*">.*?</g>', re.DOTALL)
+_SEPARATOR = re.compile(
+    r'<polyline fill="none" stroke="(?P<stroke>[^"]*)" points="(?P<points>[^"]*)"/>\n?'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +65,7 @@ def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None)
     listed = listed or {}
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
     font = _FONT_FAMILY.search(svg)
-    svg = _UNSHOWN.sub("", svg)
+    svg = _RECORD.sub(_one_fields_path, _UNSHOWN.sub("", svg))
     svg = svg.replace("<svg ", f'<svg class="gradstep-graph"{font[0] if font else ""} ', 1)
     parts: list[str] = []
     slots: list[str] = []
@@ -113,6 +120,18 @@ def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None)
     keep(len(svg))
     parts.append(literal[0])
     return SvgTemplate(tuple(parts), tuple(slots))
+
+
+def _one_fields_path(record: re.Match[str]) -> str:
+    """A record's group with its separator lines as one path, where the first of them was."""
+    group = record[0]
+    lines = list(_SEPARATOR.finditer(group))
+    if not lines:
+        return group
+    d = " ".join("M" + " L".join(line["points"].split()) for line in lines)
+    path = f'<path class="fields" fill="none" stroke="{lines[0]["stroke"]}" d="{d}"/>\n'
+    first = lines[0].start()
+    return group[:first] + path + _SEPARATOR.sub("", group[first:])
 
 
 @lru_cache(maxsize=1)

@@ -100,6 +100,21 @@ def test_standalone_svg_of_a_step(client: TestClient) -> None:
     assert "flow" in elements["e1-0"].get("class")
 
 
+def test_a_records_field_lines_are_one_path_the_stylesheet_colours(client: TestClient) -> None:
+    """Graphviz draws a record's field lines as a black <polyline> each: no rule coloured a
+    folded call's, black on the dark theme's boxes. Each record's lines are one themed path."""
+    lecture_mlp = next(p for p in PRESETS if p.id == "lecture-mlp")  # values and folded calls
+    svg = client.post("/api/graph", json={"source": lecture_mlp.source}).json()["svg"]
+    assert "<polyline" not in svg
+    records = re.findall(r'<g id="([nc])\d+" class="[^"]*">(.*?)</g>', svg, re.DOTALL)
+    for _, body in records:
+        fields = body.count("<text")  # a constant is one field: no line
+        assert body.count('<path class="fields"') == (fields > 1), body
+    assert {kind for kind, body in records if "fields" in body} == {"n", "c"}
+    dark = client.get("/api/graph.svg", params={"source": lecture_mlp.source, "theme": "dark"})
+    assert re.search(r"\.node > path\.fields \{\s*stroke: var\(--g-line\)", dark.text)
+
+
 @pytest.mark.parametrize("values", ["a=5", '{"a": 5}', " a = 5 "])
 def test_standalone_svg_values_in_both_formats(client: TestClient, values: str) -> None:
     url = f"/api/graph.svg?source={quote('a = 3.0; b = a * 2')}&values={quote(values)}"
