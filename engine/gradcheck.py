@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 from engine.errors import GradstepError
 from engine.graph import topological_order
+from engine.ops import Locals
 from engine.value import Value, reevaluate
+
+_Step = tuple[int, Callable[..., tuple[float, Locals]], int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +32,19 @@ class Nudges:
     def __init__(self, root: Value, order: list[Value]) -> None:
         self.slot = {v: i for i, v in enumerate(order)}
         self.root = self.slot[root]
-        self.steps = [
-            (i, v.op.eval, [self.slot[p] for p in v.parents])
-            for i, v in enumerate(order)
-            if v.op is not None
-        ]
+        # (result slot, op, operand slots): an op's arity picks its call, with no list per call
+        self.steps: list[_Step] = []
+        for i, v in enumerate(order):
+            if v.op is not None and v.a is not None:
+                b = -1 if v.b is None else self.slot[v.b]
+                self.steps.append((i, v.op.eval, self.slot[v.a], b))
         self.users: list[list[int]] = [[] for _ in order]  # the steps that read each value
-        for k, (_, _, operands) in enumerate(self.steps):
-            for p in operands:
-                self.users[p].append(k)
+        for k, (_, _, a, b) in enumerate(self.steps):
+            self.users[a].append(k)
+            if b >= 0 and b != a:
+                self.users[b].append(k)
         self.values = [v.data for v in order]
-        for i, op, operands in self.steps:  # from the leaves as they are now
-            self.values[i] = _finite(op(*[self.values[p] for p in operands])[0])
+        self.values = self._replay(self.values, self.steps)  # from the leaves as they are now
 
     def derivative(self, leaf: Value, eps: float = 1e-6) -> float:
         """(f(x + h) − f(x − h)) / 2h; GradstepError if an op leaves its domain or overflows,
@@ -50,16 +54,23 @@ class Nudges:
         after = self._after(self.slot[leaf])
         return (self._output(leaf, x + h, after) - self._output(leaf, x - h, after)) / (2.0 * h)
 
-    def _output(self, leaf: Value, x: float, after: list[int]) -> float:
+    def _output(self, leaf: Value, x: float, after: list[_Step]) -> float:
         """The root's value with ``leaf`` at ``x``, recomputing the steps ``after`` it."""
         values = self.values.copy()
         values[self.slot[leaf]] = x
-        for k in after:
-            i, op, operands = self.steps[k]
-            values[i] = _finite(op(*[values[p] for p in operands])[0])
-        return values[self.root]
+        return self._replay(values, after)[self.root]
 
-    def _after(self, start: int) -> list[int]:
+    @staticmethod
+    def _replay(values: list[float], steps: list[_Step]) -> list[float]:
+        isfinite = math.isfinite
+        for i, op, a, b in steps:
+            out = (op(values[a]) if b < 0 else op(values[a], values[b]))[0]
+            if not isfinite(out):
+                raise GradstepError("the result is too large for a float", kind="overflow")
+            values[i] = out
+        return values
+
+    def _after(self, start: int) -> list[_Step]:
         """The steps that depend on value ``start``, in order."""
         seen: set[int] = set()
         frontier = [start]
@@ -68,13 +79,7 @@ class Nudges:
                 if k not in seen:
                     seen.add(k)
                     frontier.append(self.steps[k][0])
-        return sorted(seen)
-
-
-def _finite(out: float) -> float:
-    if not math.isfinite(out):
-        raise GradstepError("the result is too large for a float", kind="overflow")
-    return out
+        return [self.steps[k] for k in sorted(seen)]
 
 
 def numerical_gradient(root: Value, leaf: Value, eps: float = 1e-6) -> float:

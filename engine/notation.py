@@ -131,11 +131,17 @@ def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Part
 def joined(parts: Sequence[Part]) -> Parts:
     """Adjacent texts merged: fewer, longer parts."""
     out: list[Part] = []
+    text = ""  # the run of texts not yet written out
     for p in parts:
-        if isinstance(p, str) and out and isinstance(out[-1], str):
-            out[-1] += p
-        elif p != "":
+        if isinstance(p, str):
+            text += p
+        else:
+            if text:
+                out.append(text)
+                text = ""
             out.append(p)
+    if text:
+        out.append(text)
     return tuple(out)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 
@@ -44,6 +45,14 @@ def test_a_nudge_out_of_the_domain_is_reported_not_raised() -> None:
     (row,) = rows
     assert row.autograd == pytest.approx(1e9)
     assert row.numeric is None and not row.ok
+
+
+def test_a_nudge_that_overflows_without_raising_is_reported_not_infinite() -> None:
+    # x·2 is just under the largest float; x + h makes it inf, which float multiplication
+    # returns silently (math.exp would raise): the row says "not checked", never an inf
+    x = Value(sys.float_info.max / 2 * (1 - 1e-7), label="x")
+    (row,) = check_graph(x * 2.0, [x])
+    assert row.numeric is None and row.abs_error is None and not row.ok
 
 
 def test_numerical_gradient_leaves_the_graph_as_it_was() -> None:
