@@ -1,7 +1,8 @@
 """One graph request, in one straight line:
 
-    source ──parse──▶ program ──trace──▶ trace ──fold──▶ DOT ──layout (cached by structure)──▶
-    template; template + the trace's state at a step ──fill──▶ SVG ──▶ the response
+    source ──parse──▶ program ──outline──▶ outline ──fold──▶ DOT ──layout (cached by structure)──▶
+    template; program + outline ──trace──▶ trace, written while Graphviz lays the DOT out;
+    template + the trace's state at a step ──fill──▶ SVG ──▶ the response
 
 Every route that shows a graph (the JSON API, the SVG and PNG images, the exports, the CLI)
 goes through ``draw`` and then fills the template for the step it shows.
@@ -20,11 +21,11 @@ from pydantic import TypeAdapter
 import engine
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
-from app.draw.layout import Layout
+from app.draw.layout import LaidOut, Layout
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts, step_state
 from engine.steps import Phase
-from engine.trace import Trace
+from engine.trace import Drawable, Trace
 
 _TRACE = TypeAdapter(Trace)
 
@@ -66,13 +67,49 @@ def draw(
     given = dict(values) if values is not None else {}
     program = engine.parse(source, given)
     parsed = time.perf_counter()
-    trace = engine.trace(program)
-    traced = time.perf_counter()
+    outline = engine.outline(program)
+    outlined = time.perf_counter()
+    fold, rankdir, dot = _drawing(outline, direction, aspect, request)
+    steps = _Steps(program, outline)
+    try:  # a new layout: Graphviz (its own process) works while the steps are written
+        laid_out = layout.template(dot, fold.listed, meanwhile=steps)
+    finally:  # the steps' error, about the program, comes before the layout's
+        trace = steps.result()
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,
-        "trace_ms": (traced - parsed) * 1000,
+        "trace_ms": (outlined - parsed) * 1000 + steps.ms,
     }
-    return _lay_out(layout, source, given, trace, direction, aspect, request, start, timings)
+    return _drawn(source, given, trace, fold, rankdir, dot, laid_out, start, timings)
+
+
+class _Steps:
+    """``program``'s trace: written while Graphviz lays its outline out when the layout is made
+    (``Layout.template``'s ``meanwhile``), else when asked for; its error is kept for the asker
+    (never given to the layout, whose result other requests may share)."""
+
+    def __init__(self, program: engine.Program, outline: engine.Outline) -> None:
+        self._program = program
+        self._outline = outline
+        self._trace: Trace | None = None
+        self._error: Exception | None = None
+        self.ms = 0.0  # with the outline
+
+    def __call__(self) -> None:
+        if self._trace is not None or self._error is not None:
+            return
+        start = time.perf_counter()
+        try:
+            self._trace = engine.trace(self._program, self._outline)
+        except Exception as error:
+            self._error = error
+        self.ms = (time.perf_counter() - start) * 1000
+
+    def result(self) -> Trace:
+        self()
+        if self._error is not None:
+            raise self._error
+        assert self._trace is not None
+        return self._trace
 
 
 def draw_trace(
@@ -90,24 +127,31 @@ def draw_trace(
     start = time.perf_counter()
     timings: dict[str, float | bool] = {"parse_ms": 0.0, "trace_ms": 0.0}
     given = dict(values) if values is not None else {}
-    return _lay_out(layout, source, given, trace, direction, aspect, request, start, timings)
+    fold, rankdir, dot = _drawing(trace, direction, aspect, request)
+    laid_out = layout.template(dot, fold.listed)
+    return _drawn(source, given, trace, fold, rankdir, dot, laid_out, start, timings)
 
 
-def _lay_out(
-    layout: Layout,
+def _drawing(
+    graph: Drawable, direction: Direction, aspect: float | None, request: str | frozenset[int]
+) -> tuple[Fold, Rankdir, str]:
+    """Which calls are boxes, the direction, and the DOT."""
+    fold = fold_view(graph, folded_calls(graph, request))
+    rankdir = choose_rankdir(graph, aspect, fold) if direction == "auto" else direction
+    return fold, rankdir, dot_source(graph, rankdir, fold)
+
+
+def _drawn(
     source: str,
     given: dict[str, float],
     trace: Trace,
-    direction: Direction,
-    aspect: float | None,
-    request: str | frozenset[int],
+    fold: Fold,
+    rankdir: Rankdir,
+    dot: str,
+    laid_out: LaidOut,
     start: float,
     timings: dict[str, float | bool],
 ) -> Drawn:
-    fold = fold_view(trace, folded_calls(trace, request))
-    rankdir = choose_rankdir(trace, aspect, fold) if direction == "auto" else direction
-    dot = dot_source(trace, rankdir, fold)
-    laid_out = layout.template(dot, fold.listed)
     timings["layout_ms"] = laid_out.layout_ms
     timings["total_ms"] = _ms(start)
     timings["layout_cached"] = laid_out.cached

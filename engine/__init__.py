@@ -4,13 +4,14 @@ from engine.errors import GradstepError, Span
 from engine.graph import topological_order
 from engine.language import Program, parse
 from engine.ops import OPS, Op
-from engine.trace import Trace, trace, trace_value
+from engine.trace import Outline, Trace, outline, trace, trace_value
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 __all__ = [
     "OPS",
     "GradstepError",
     "Op",
+    "Outline",
     "Program",
     "Span",
     "Trace",
@@ -19,6 +20,7 @@ __all__ = [
     "cos",
     "exp",
     "log",
+    "outline",
     "parse",
     "relu",
     "sigmoid",

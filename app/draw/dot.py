@@ -1,5 +1,5 @@
-"""DOT from a trace, in a compact take on micrograd's look: a record per value (its op in a
-cell of it), a cluster per open call, a box per folded call.
+"""DOT from a graph's outline (or its trace), in a compact take on micrograd's look: a record
+per value (its op in a cell of it), a cluster per open call, a box per folded call.
 
 Ids and classes follow docs/graph-contract.md. Numbers are not part of the DOT that is laid out:
 every value gets the same fixed-width placeholder texts, so the layout depends on the graph's
@@ -9,12 +9,14 @@ structure only and can be cached; the real texts are written into the SVG afterw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from app.draw.fold import Fold, fold_view
 from app.numbers import BOX_CHARS
 from engine.errors import GradstepError
-from engine.trace import CallInfo, Node, Trace
+from engine.trace import CallInfo, Drawable, Node
+from engine.trace.data import CallOutline, NodeOutline
 
 Rankdir = Literal["LR", "TB"]
 Direction = Literal["LR", "TB", "auto"]  # auto: the one that shows the graph largest
@@ -71,20 +73,22 @@ SLIDE_ASPECT = 16 / 9  # the view an image or an export is drawn for
 LR_PREFERENCE = 0.9  # left to right unless top to bottom draws the graph this much larger
 
 
-def choose_rankdir(trace: Trace, aspect: float | None = None, fold: Fold | None = None) -> Rankdir:
+def choose_rankdir(
+    graph: Drawable, aspect: float | None = None, fold: Fold | None = None
+) -> Rankdir:
     """The direction in which the graph, fitted to a view of ``aspect`` (width / height), is
     drawn largest: a long chain left to right, a wide tree top to bottom. Estimated from the
     graph's ranks (longest path from the inputs) and the size of what each rank holds, as
     Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
-    units = fold.units if fold else tuple(f"n{n.id}" for n in trace.nodes)
+    units = fold.units if fold else tuple(f"n{n.id}" for n in graph.nodes)
     rank = dict.fromkeys(units, 0)
-    constants = {f"n{n.id}" for n in trace.nodes if n.kind == "constant"}
-    for e in sorted(trace.edges, key=lambda e: e.target):  # ids are in creation order
+    constants = {f"n{n.id}" for n in graph.nodes if n.kind == "constant"}
+    for e in sorted(graph.edges, key=lambda e: e.target):  # ids are in creation order
         source, target = units[e.source], units[e.target]
         if source != target and source not in constants:
             rank[target] = max(rank[target], rank[source] + 1)
-    for e in trace.edges:  # a constant sits just before what uses it, as Graphviz puts it
+    for e in graph.edges:  # a constant sits just before what uses it, as Graphviz puts it
         if units[e.source] in constants:
             rank[units[e.source]] = max(rank[units[e.target]] - 1, 0)
     by_rank: dict[int, list[str]] = {}
@@ -92,7 +96,7 @@ def choose_rankdir(trace: Trace, aspect: float | None = None, fold: Fold | None 
         by_rank.setdefault(r, []).append(unit)
     fits = {}
     for rankdir in ("LR", "TB"):
-        ranks = [[_unit_size(u, trace, fold, rankdir) for u in us] for us in by_rank.values()]
+        ranks = [[_unit_size(u, graph, fold, rankdir) for u in us] for us in by_rank.values()]
         # left to right, a rank is a column: as wide as its widest, as tall as all of it
         along = sum(max(w for w, _ in boxes) + 2 * _RANKSEP for boxes in ranks)
         across = max(sum(h + _NODESEP for _, h in boxes) for boxes in ranks)
@@ -105,15 +109,17 @@ def choose_rankdir(trace: Trace, aspect: float | None = None, fold: Fold | None 
     return "LR" if fits["LR"] >= LR_PREFERENCE * fits["TB"] else "TB"
 
 
-def _unit_size(unit: str, trace: Trace, fold: Fold | None, rankdir: Rankdir) -> tuple[float, float]:
+def _unit_size(
+    unit: str, graph: Drawable, fold: Fold | None, rankdir: Rankdir
+) -> tuple[float, float]:
     if unit.startswith("c"):
         rows = len(fold.listed.get(int(unit[1:]), ())) if fold else 0
         return _CALL_WIDTH, _CALL_ROW * (1 + max(rows, 1))
-    node = trace.nodes[int(unit[1:])]
+    node = graph.nodes[int(unit[1:])]
     return _CONSTANT_BOX if node.kind == "constant" else _VALUE_BOX[rankdir]
 
 
-def dot_source(trace: Trace, rankdir: Rankdir = "LR", fold: Fold | None = None) -> str:
+def dot_source(graph: Drawable, rankdir: Rankdir = "LR", fold: Fold | None = None) -> str:
     """The DOT the server lays out: structure only, numbers as fixed-width placeholders.
 
     The compact style: a value is one box, its name above its data and its grad, with the op
@@ -123,34 +129,34 @@ def dot_source(trace: Trace, rankdir: Rankdir = "LR", fold: Fold | None = None) 
     graph that is milliseconds instead of tens of them. Every label goes through
     ``record_field``, which escapes ``"`` and ``\\`` too, so nothing can leave its string.
     """
-    fold = fold or fold_view(trace, frozenset())
+    fold = fold or fold_view(graph, frozenset())
     check_drawable(len(set(fold.units)))
-    graph = f"rankdir={rankdir} nodesep=0.12 ranksep=0.1"
+    attributes = f"rankdir={rankdir} nodesep=0.12 ranksep=0.1"
     if len(set(fold.units)) > BIG_GRAPH_VALUES:
         # Bound network simplex and crossing minimisation: a 1,500-value graph then lays out in
         # about a second, at the price of a few longer edges.
-        graph += " nslimit=2 nslimit1=2 mclimit=0.2"
-    elif trace.calls:
+        attributes += " nslimit=2 nslimit1=2 mclimit=0.2"
+    elif graph.calls:
         # Calls stay in the program's order (MLP 1 before MLP 2, the lecture's data points in
         # turn), which full crossing minimisation shuffles to save a crossing or two.
-        graph += " mclimit=0.01"
+        attributes += " mclimit=0.01"
     head = [
-        f"digraph {{\n\tgraph [{graph}]\n",
+        f"digraph {{\n\tgraph [{attributes}]\n",
         f'\tnode [fontname="{FONT}" fontsize=14 margin="0.03,0.02" shape=record]\n',
         "\tedge [arrowsize=0.6]\n",
     ]
     inside: dict[int | None, list[str]] = {}  # what each open call (None: the top) holds
-    for n in trace.nodes:
+    for n in graph.nodes:
         if fold.units[n.id] == f"n{n.id}":
             inside.setdefault(n.call, []).append(_value(n, rankdir))
-    by_id = {c.id: c for c in trace.calls}
+    by_id = {c.id: c for c in graph.calls}
     for call in fold.folded:
-        inside.setdefault(by_id[call].parent, []).append(_box(by_id[call], trace, fold, rankdir))
-    body = _clusters(None, inside, trace.calls, set(fold.folded))
-    return "".join(head) + body + "".join(_edges(trace, fold)) + "}\n"
+        inside.setdefault(by_id[call].parent, []).append(_box(by_id[call], graph, fold, rankdir))
+    body = _clusters(None, inside, graph.calls, set(fold.folded))
+    return "".join(head) + body + "".join(_edges(graph, fold)) + "}\n"
 
 
-def _value(n: Node, rankdir: Rankdir) -> str:
+def _value(n: Node | NodeOutline, rankdir: Rankdir) -> str:
     name = record_field(short_label(n.name))
     lr = rankdir == "LR"
     if n.kind == "constant":
@@ -166,13 +172,13 @@ def _value(n: Node, rankdir: Rankdir) -> str:
     return f'\tn{n.id} [label="{label}" class="{classes}" id=n{n.id}{shape}]\n'
 
 
-def _box(call: CallInfo, trace: Trace, fold: Fold, rankdir: Rankdir) -> str:
+def _box(call: CallInfo | CallOutline, graph: Drawable, fold: Fold, rankdir: Rankdir) -> str:
     """A folded call: its title, then a row for each value it hands back (name, data, grad),
     or how many when they are many."""
     rows = [record_field(short_label(call.title))]
     listed = fold.listed.get(call.id, ())
     for out in listed:
-        name = record_field(short_label(trace.nodes[out].name))
+        name = record_field(short_label(graph.nodes[out].name))
         rows.append(f"{{{name} | {PLACEHOLDER} | {PLACEHOLDER}}}")
     if not listed:
         rows.append(record_field(f"{call.last - call.first + 1} values"))
@@ -181,8 +187,8 @@ def _box(call: CallInfo, trace: Trace, fold: Fold, rankdir: Rankdir) -> str:
 
 
 def _clusters(
-    parent: int | None, inside: dict[int | None, list[str]], calls: tuple[CallInfo, ...],
-    folded: set[int],
+    parent: int | None, inside: dict[int | None, list[str]],
+    calls: Sequence[CallInfo | CallOutline], folded: set[int],
 ) -> str:  # fmt: skip
     """The open calls under ``parent`` as nested clusters, each around what it holds."""
     out = "".join(inside.get(parent, ()))
@@ -198,16 +204,16 @@ def _clusters(
     return out
 
 
-def _edges(trace: Trace, fold: Fold) -> list[str]:
+def _edges(graph: Drawable, fold: Fold) -> list[str]:
     """An edge per operand between two values, one for all the operands between a box and
     another element."""
     lines, done = [], set()
-    for e in trace.edges:
+    for e in graph.edges:
         drawn = fold.edges.get(f"e{e.target}-{e.position}")
         if drawn is None or drawn in done:
             continue
         done.add(drawn)
         source, target = fold.units[e.source], fold.units[e.target]
-        head = ":op" if target.startswith("n") and trace.nodes[e.target].op else ""
+        head = ":op" if target.startswith("n") and graph.nodes[e.target].op else ""
         lines.append(f'\t{source} -> {target}{head} [class=operand id="{drawn}"]\n')
     return lines

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from app.digits import ascii_digits
 from engine.errors import GradstepError
-from engine.trace import Trace
+from engine.trace import Drawable
 
 MAX_AUTO_UNITS = 40  # auto folding: the most boxes and values one screen shows readably
 MAX_LISTED = 4  # a box lists the values it hands back, up to this many; more are counted
@@ -46,42 +46,42 @@ def parse_fold(text: str | None) -> str | frozenset[int]:
     return frozenset(int(p) for p in parts)
 
 
-def _depths(trace: Trace) -> dict[int, int]:
-    parent = {c.id: c.parent for c in trace.calls}
+def _depths(graph: Drawable) -> dict[int, int]:
+    parent = {c.id: c.parent for c in graph.calls}
     depths: dict[int, int] = {}
-    for c in trace.calls:  # a call starts after its parent: the parent's depth is known
+    for c in graph.calls:  # a call starts after its parent: the parent's depth is known
         depths[c.id] = 0 if c.parent is None else depths[c.parent] + 1
     assert all(p is None or p in depths for p in parent.values())
     return depths
 
 
-def folded_calls(trace: Trace, request: str | frozenset[int]) -> frozenset[int]:
+def folded_calls(graph: Drawable, request: str | frozenset[int]) -> frozenset[int]:
     """The calls to fold: ``auto`` folds the calls at the deepest nesting level at which the
     drawing has at most MAX_AUTO_UNITS boxes and values (nothing when the whole graph is that
     small; the top level when even that is more)."""
-    if request == "none" or not trace.calls:
+    if request == "none" or not graph.calls:
         return frozenset()
     if request == "all":
-        return frozenset(c.id for c in trace.calls)
+        return frozenset(c.id for c in graph.calls)
     if isinstance(request, frozenset):
-        return request & {c.id for c in trace.calls}
-    if len(trace.nodes) <= MAX_AUTO_UNITS:
+        return request & {c.id for c in graph.calls}
+    if len(graph.nodes) <= MAX_AUTO_UNITS:
         return frozenset()
-    depths = _depths(trace)
+    depths = _depths(graph)
     chosen = frozenset(c for c, d in depths.items() if d == 0)
     for level in range(1, max(depths.values()) + 1):
         deeper = frozenset(c for c, d in depths.items() if d == level)
-        if len(set(_units(trace, deeper))) > MAX_AUTO_UNITS:
+        if len(set(_units(graph, deeper))) > MAX_AUTO_UNITS:
             break
         chosen = deeper
     return chosen
 
 
-def _units(trace: Trace, folded: frozenset[int]) -> list[str]:
+def _units(graph: Drawable, folded: frozenset[int]) -> list[str]:
     """Per node, the element that shows it: itself, or the box of its outermost folded call."""
-    parent = {c.id: c.parent for c in trace.calls}
+    parent = {c.id: c.parent for c in graph.calls}
     units = []
-    for n in trace.nodes:
+    for n in graph.nodes:
         unit = f"n{n.id}"
         call = n.call
         while call is not None:
@@ -92,14 +92,14 @@ def _units(trace: Trace, folded: frozenset[int]) -> list[str]:
     return units
 
 
-def fold_view(trace: Trace, folded: frozenset[int]) -> Fold:
+def fold_view(graph: Drawable, folded: frozenset[int]) -> Fold:
     """What shows each node and each edge when ``folded`` calls are boxes."""
-    by_id = {c.id: c for c in trace.calls}
-    units = _units(trace, folded)
+    by_id = {c.id: c for c in graph.calls}
+    units = _units(graph, folded)
     shown = sorted({int(u[1:]) for u in units if u.startswith("c")})
     edges: dict[str, str] = {}
     drawn: dict[tuple[str, str], str] = {}
-    for e in trace.edges:
+    for e in graph.edges:
         source, target = units[e.source], units[e.target]
         if source == target:
             continue  # inside one box

@@ -17,7 +17,6 @@ from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.steps import grad_bin
 from engine.trace import titles
 from engine.trace.backward import BackwardWalk
-from engine.trace.calls import Calls, innermost_calls
 from engine.trace.data import (
     BackwardStep,
     CallInfo,
@@ -31,44 +30,46 @@ from engine.trace.data import (
     Update,
 )
 from engine.trace.names import Names
+from engine.trace.outline import Drawable, Outline, outline
 from engine.value import Value
 
 __all__ = [
     "BackwardStep",
     "CallInfo",
     "Contribution",
+    "Drawable",
     "Edge",
     "ForwardStep",
     "InputCheck",
     "Kind",
     "Node",
+    "Outline",
     "Trace",
     "Update",
+    "outline",
     "trace",
     "trace_value",
 ]
 
 
-def trace(program: Program) -> Trace:
-    """Both passes over ``program``'s graph as steps; runs ``backward()`` on the graph."""
-    root = program.output
-    order = topological_order(root)  # creation order: a node's id is its place in it
-    ids = {v: i for i, v in enumerate(order)}
-    names = Names(program, ids, order)
+def trace(program: Program, outlined: Outline | None = None) -> Trace:
+    """Both passes over ``program``'s graph as steps; runs ``backward()`` on the graph.
+    ``outlined``: its outline, when made already (``outline(program)``)."""
+    shape = outlined or outline(program)
+    root, order, ids, names = program.output, shape.order, shape.ids, shape.names
     results = {v: names.result(v) for v in order if v.op is not None}
     walk = BackwardWalk(order, root, ids, names, results, program)
     checks = _input_checks(order, root, ids, names, program)  # runs backward(): grads below
     forward_at = {v: i for i, v in enumerate(v for v in order if v.op is not None)}
-    call = innermost_calls(program, ids)
     scale = max((abs(v.grad) for v in order if not v.constant), default=0.0)
     nodes = tuple(
         Node(
-            id=ids[v],
-            name=names(v),
-            grad_name=notation.grad_of(names(v)),
-            kind=_kind(v, root),
-            op=v.op.name if v.op else None,
-            symbol=v.op.symbol if v.op else None,
+            id=n.id,
+            name=n.name,
+            grad_name=notation.grad_of(n.name),
+            kind=n.kind,
+            op=n.op,
+            symbol=n.symbol,
             data=v.data,
             grad=None if v.constant else v.grad,
             span=program.spans.get(v),
@@ -79,12 +80,11 @@ def trace(program: Program) -> Trace:
             bin=0 if v.constant else grad_bin(v.grad, scale),
             grad_sum=walk.grad_sum(v),
             uses=walk.uses_of(v),
-            call=call[ids[v]],
+            call=n.call,
         )
-        for v in order
+        for v, n in zip(order, shape.nodes, strict=True)
     )
-    edges = tuple(Edge(ids[p], ids[v], i) for v in order for i, p in enumerate(v.parents))
-    calls = Calls(program, nodes)
+    calls = shape.made_in
     count = len(results)
     forward = tuple(
         ForwardStep(ids[v], notation.forward_text(r),
@@ -102,9 +102,9 @@ def trace(program: Program) -> Trace:
     changed = [(nodes[ids[u.value]].name, calls.where.get(ids[u.value], ""), u.before, u.after,
                 u.span) for u in kept]  # fmt: skip
     update_title, update_text = titles.update_text(program.source, changed)
-    return Trace(ids[root], nodes, edges, forward, backward, checks,
-                 calls.infos(edges, forward, backward), updates, update_title, update_text,
-                 program.notes)  # fmt: skip
+    return Trace(ids[root], nodes, shape.edges, forward, backward, checks,
+                 calls.infos(shape.calls, nodes, forward, backward), updates, update_title,
+                 update_text, program.notes)  # fmt: skip
 
 
 def trace_value(root: Value) -> Trace:
@@ -116,14 +116,6 @@ def trace_value(root: Value) -> Trace:
         "", root, inputs, spans={}, labels={}, calls=(), call_of={}, updates=(), notes=()
     )
     return trace(empty)
-
-
-def _kind(v: Value, root: Value) -> Kind:
-    if v is root:
-        return "output"
-    if v.constant:
-        return "constant"
-    return "input" if v.op is None else "intermediate"
 
 
 def _input_checks(

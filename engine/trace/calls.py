@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from engine.language import Call, Program
 from engine.notation import Parts
 from engine.trace import titles
-from engine.trace.data import BackwardStep, CallInfo, Edge, ForwardStep, Node
+from engine.trace.data import (
+    BackwardStep,
+    CallInfo,
+    CallOutline,
+    Edge,
+    ForwardStep,
+    Node,
+    NodeOutline,
+)
 from engine.value import Value
 
 MAX_LISTED_OUTPUTS = 4  # a folded box lists this many of its values; more are counted
@@ -27,9 +35,9 @@ def innermost_calls(program: Program, ids: dict[Value, int]) -> list[int | None]
 
 class Calls:
     """The calls that made traced values: their titles, where each node was made (for step
-    titles and for names that others share), and the ``CallInfo`` of each."""
+    titles and for names that others share), their outlines, and the ``CallInfo`` of each."""
 
-    def __init__(self, program: Program, nodes: Sequence[Node]) -> None:
+    def __init__(self, program: Program, nodes: Sequence[NodeOutline]) -> None:
         self.parents = {c.id: c.parent for c in program.calls}
         self.members: dict[int, list[int]] = {}
         for n in nodes:
@@ -54,16 +62,9 @@ class Calls:
             call = self.parents[call]
         return f"in {', '.join(chain)}" if chain else ""
 
-    def infos(
-        self,
-        edges: Sequence[Edge],
-        forward: Sequence[ForwardStep],
-        backward: Sequence[BackwardStep],
-    ) -> tuple[CallInfo, ...]:
-        nodes = self.nodes
-        output = next(n.id for n in nodes if n.kind == "output")
-        sent_at = {s.node: j for j, s in enumerate(backward) if not s.seed}
-        infos = []
+    def outlines(self, edges: Sequence[Edge], output: int) -> tuple[CallOutline, ...]:
+        """Each call's title and run of ids, and the values it hands out and takes in."""
+        outlines = []
         for call in self.made:
             first, last = self.members[call.id][0], self.members[call.id][-1]
             used_outside = {e.source for e in edges if first <= e.source <= last and
@@ -71,24 +72,43 @@ class Calls:
             outputs = tuple(sorted(used_outside | ({output} & set(range(first, last + 1)))))
             inputs = tuple(sorted({e.source for e in edges if first <= e.target <= last and
                                    not first <= e.source <= last}))  # fmt: skip
-            title = self.titles[call.id]
-            around = self._chain(call.parent)  # "in MLP 1": which Layer 1 this is
+            parent = call.parent if call.parent in self.members else None
+            outlines.append(
+                CallOutline(
+                    call.id, parent, self.titles[call.id], call.span, first, last, outputs, inputs
+                )
+            )
+        return tuple(outlines)
+
+    def infos(
+        self,
+        outlines: Sequence[CallOutline],
+        nodes: Sequence[Node],
+        forward: Sequence[ForwardStep],
+        backward: Sequence[BackwardStep],
+    ) -> tuple[CallInfo, ...]:
+        """Each call's outline with its steps, stepped over as one."""
+        sent_at = {s.node: j for j, s in enumerate(backward) if not s.seed}
+        infos = []
+        for call in outlines:
+            first, last = call.first, call.last
+            around = self._chain(self.parents[call.id])  # "in MLP 1": which Layer 1 this is
             computed = [c for i in range(first, last + 1) if (c := nodes[i].computed_at) >= 0]
             sent = [sent_at[i] for i in range(first, last + 1) if i in sent_at]
             infos.append(
                 CallInfo(
                     id=call.id,
-                    parent=call.parent if call.parent in self.members else None,
-                    title=title,
+                    parent=call.parent,
+                    title=call.title,
                     span=call.span,
                     first=first,
                     last=last,
-                    outputs=outputs,
-                    inputs=inputs,
-                    forward=_forward([nodes[o] for o in outputs], self.where),
+                    outputs=call.outputs,
+                    inputs=call.inputs,
+                    forward=_forward([nodes[o] for o in call.outputs], self.where),
                     backward=_backward(first, last, nodes, backward, self.where),
-                    forward_title=_run_title("forward", computed, len(forward), title, around),
-                    backward_title=_run_title("backward", sent, len(backward), title, around),
+                    forward_title=_run_title("forward", computed, len(forward), call.title, around),
+                    backward_title=_run_title("backward", sent, len(backward), call.title, around),
                 )
             )
         return tuple(infos)
@@ -126,7 +146,7 @@ def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
 
 
 def _where(
-    nodes: Sequence[Node], titles: dict[int, str], parents: dict[int, int | None]
+    nodes: Sequence[NodeOutline], titles: dict[int, str], parents: dict[int, int | None]
 ) -> dict[int, str]:
     """For a node whose name others share (``w[2]`` in every neuron): the calls it was made in,
     innermost first, two deep: ``Neuron 3, Layer 1``."""

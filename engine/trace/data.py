@@ -106,6 +106,33 @@ class CallInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class NodeOutline:
+    """A node as its drawing needs it (``engine.trace.outline``): ``Node`` without what the
+    steps compute."""
+
+    id: int
+    name: str
+    kind: Kind
+    op: str | None
+    symbol: str | None
+    call: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutline:
+    """A call as its drawing needs it: ``CallInfo`` without its steps."""
+
+    id: int
+    parent: int | None
+    title: str
+    span: Span
+    first: int
+    last: int
+    outputs: tuple[int, ...]
+    inputs: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Update:
     """A value's data changed by the program after its last backward() (a gradient step):
     shown as the walk's last step, not drawn as graph nodes."""

@@ -75,6 +75,21 @@ def test_a_client_that_names_the_layout_it_shows_is_not_sent_it_again(
     assert bad.status_code == 422 and bad.json()["error"]["kind"] == "request"
 
 
+def test_steps_that_fail_are_the_answer_and_the_layout_made_meanwhile_is_kept(
+    client: TestClient,
+) -> None:
+    # a new graph's steps are written while Graphviz lays it out (app/pipeline.py): their error,
+    # about the program, is the answer; the layout serves the same graph with other numbers
+    source = "x = 0.0\ny = x ** 0.5\n"
+    failed = client.post("/api/graph", json={"source": source})
+    assert failed.status_code == 422
+    error = failed.json()["error"]
+    assert "the gradient is undefined" in error["message"] and error["line"] == 2
+    drawn = client.post("/api/graph", json={"source": source, "values": {"x": 4.0}}).json()
+    assert drawn["timings"]["layout_cached"] is True
+    assert node(drawn, "y")["data"] == 2.0
+
+
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
 def test_every_preset_draws(client: TestClient, preset) -> None:
     response = client.post("/api/graph", json={"source": preset.source})

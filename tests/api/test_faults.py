@@ -9,7 +9,7 @@ import signal
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -172,10 +172,10 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
         release = threading.Event()
         original = layout.svg
 
-        def held_svg(source: str) -> str:
+        def held_svg(source: str, meanwhile: Callable[[], object] | None = None) -> str:
             in_layout.set()
             release.wait(30)
-            return original(source)
+            return original(source, meanwhile)
 
         layout.svg = held_svg
         holder = threading.Thread(
@@ -268,7 +268,7 @@ def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         calls: list[int] = []
         original = layout.svg
-        layout.svg = lambda source: calls.append(1) or original(source)
+        layout.svg = lambda source, meanwhile=None: calls.append(1) or original(source, meanwhile)
         slow = {"source": dense_source(16, 8)}
         for attempt in (1, 2):
             response = client.post("/api/graph", json=slow)

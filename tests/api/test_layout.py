@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import select
 import subprocess
 import sys
 import time
@@ -136,6 +137,42 @@ def test_a_spare_dot_draws_what_a_new_dot_draws() -> None:
             assert spare.returncode == 0  # this graph was the spare's
     finally:
         runner.close()
+
+
+@needs_dot
+def test_dot_lays_a_graph_out_while_the_steps_are_written() -> None:
+    """The 979-value MLP's DOT, more than a pipe holds, goes into the spare's enlarged pipe at
+    once, so dot lays it out while ``meanwhile`` (the trace's steps) runs: its SVG is waiting
+    before ``meanwhile`` returns, and it is the SVG drawn without one."""
+    mlp = engine.trace(engine.parse(mlp_source()))
+    dot = dot_source(mlp, choose_rankdir(mlp))
+    assert len(dot.encode()) > 65536
+    runner = DotRunner()
+    try:
+        runner.keep_spare()
+        spare = runner._spare
+        assert spare is not None and spare.stdout is not None
+        drawn_meanwhile: list[bool] = []
+
+        def meanwhile() -> None:
+            drawn_meanwhile.append(bool(select.select([spare.stdout], [], [], 30)[0]))
+
+        assert runner.layout(dot, 60, meanwhile) == DotRunner().layout(dot, 60)
+        assert drawn_meanwhile == [True]
+    finally:
+        runner.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_what_runs_meanwhile_runs_once_and_changes_no_drawing(backend: str) -> None:
+    layout = Layout(LayoutSettings(backend, 60.0))
+    try:
+        calls: list[str] = []
+        for dot in preset_dots():
+            assert layout.svg(dot, lambda: calls.append("meanwhile")) == layout.svg(dot)
+        assert calls == ["meanwhile"] * len(preset_dots())
+    finally:
+        layout.close()
 
 
 @needs_dot

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -73,10 +73,10 @@ def test_slow_graph_is_refused_while_a_normal_one_is_served(live: LiveServer) ->
     in_layout = threading.Event()
     original = layout.svg
 
-    def spying_svg(source: str) -> str:
+    def spying_svg(source: str, meanwhile: Callable[[], object] | None = None) -> str:
         if len(source) > 100_000:  # the dense graph's DOT
             in_layout.set()
-        return original(source)
+        return original(source, meanwhile)
 
     layout.svg = spying_svg
     finished: list[str] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from app.capacity import Gate, SingleFlight
@@ -45,7 +45,7 @@ def choose_backend(forced: str | None = None) -> str:
 class LaidOut:
     template: SvgTemplate
     cached: bool
-    layout_ms: float  # 0 when cached
+    layout_ms: float  # 0 when cached; not counting what ran beside it (``meanwhile``)
 
 
 class Layout:
@@ -61,12 +61,13 @@ class Layout:
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
         self._in_flight = SingleFlight()
 
-    def svg(self, source: str) -> str:
-        """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
+    def svg(self, source: str, meanwhile: Callable[[], object] | None = None) -> str:
+        """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI); ``meanwhile``
+        runs here once Graphviz has the graph, while it lays it out (its own process)."""
         if self._wasm is not None:
-            return self._wasm.layout(source, self.settings.timeout)
+            return self._wasm.layout(source, self.settings.timeout, meanwhile)
         assert self._dot is not None
-        return self._dot.layout(source, self.settings.timeout)
+        return self._dot.layout(source, self.settings.timeout, meanwhile)
 
     def cached(self, source: str) -> LaidOut | None:
         """The cached layout of ``source`` (marked most recently used), or None."""
@@ -77,18 +78,38 @@ class Layout:
             self._cache.move_to_end(source)
             return LaidOut(template, True, 0.0)
 
-    def template(self, source: str, listed: Mapping[int, tuple[int, ...]] | None = None) -> LaidOut:
-        """The layout of ``source`` as a template, from the cache or laid out now."""
+    def template(
+        self,
+        source: str,
+        listed: Mapping[int, tuple[int, ...]] | None = None,
+        meanwhile: Callable[[], object] | None = None,
+    ) -> LaidOut:
+        """The layout of ``source`` as a template, from the cache or laid out now; when laid out
+        by this call, ``meanwhile`` runs while Graphviz works (else the caller runs it)."""
         hit = self.cached(source)
         if hit is not None:
             return hit
-        return self._in_flight.run(source, lambda: self._lay_out(source, listed))
+        return self._in_flight.run(source, lambda: self._lay_out(source, listed, meanwhile))
 
-    def _lay_out(self, source: str, listed: Mapping[int, tuple[int, ...]] | None) -> LaidOut:
+    def _lay_out(
+        self,
+        source: str,
+        listed: Mapping[int, tuple[int, ...]] | None,
+        meanwhile: Callable[[], object] | None,
+    ) -> LaidOut:
         start = time.perf_counter()
+        beside = 0.0  # how long ``meanwhile`` took: not the layout's time
+
+        def timed() -> None:
+            nonlocal beside
+            began = time.perf_counter()
+            assert meanwhile is not None
+            meanwhile()
+            beside = time.perf_counter() - began
+
         with self.gate.slot():
-            template = make_template(self.svg(source), listed)
-        elapsed = (time.perf_counter() - start) * 1000
+            template = make_template(self.svg(source, timed if meanwhile else None), listed)
+        elapsed = (time.perf_counter() - start - beside) * 1000
         with self._lock:
             self._cache[source] = template
             while len(self._cache) > self.settings.cache_entries:

@@ -10,13 +10,19 @@ kills only the process that overran it.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 
 from app.capacity import layout_failed
 from app.draw.layout.limits import too_complex
 from engine.errors import GradstepError
+
+_PIPE_BYTES = 65536  # what a Linux pipe holds unless made larger
 
 
 def dot_available() -> bool:
@@ -60,11 +66,14 @@ class DotRunner:
             return None
         return spare
 
-    def layout(self, source: str, timeout: float) -> str:
-        """The SVG of ``source`` as drawn by ``dot -Tsvg``."""
+    def layout(
+        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
+    ) -> str:
+        """The SVG of ``source`` as drawn by ``dot -Tsvg``; ``meanwhile`` runs once dot has the
+        graph, while it lays it out."""
         spare = self._take()
         try:
-            return _run(spare or _start(), source, timeout)
+            return _run(spare or _start(), source, timeout, meanwhile)
         except OSError as error:  # dot vanished from PATH, or no memory or processes left
             raise layout_failed(f"dot could not start: {error.strerror or error}") from None
         finally:  # starting a process takes milliseconds: not while the request waits for it
@@ -85,13 +94,44 @@ def _end(process: subprocess.Popen[bytes]) -> None:
     process.communicate()  # reaps it and closes its pipes
 
 
-def _run(process: subprocess.Popen[bytes], source: str, timeout: float) -> str:
-    """``source`` drawn by ``process``, a ``dot -Tsvg`` that has not been sent anything."""
+def _hand_over(process: subprocess.Popen[bytes], data: bytes) -> int:
+    """Write as much of ``data`` into ``process``'s empty input pipe as it holds (the pipe made
+    large enough first, where Linux allows), without waiting; how many bytes went in."""
+    assert process.stdin is not None
+    fd = process.stdin.fileno()
+    if len(data) > _PIPE_BYTES and hasattr(fcntl, "F_SETPIPE_SZ"):
+        with contextlib.suppress(OSError):  # above /proc/sys/fs/pipe-max-size: as it is
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, len(data))
+    os.set_blocking(fd, False)
     try:
-        out, err = process.communicate(source.encode(), timeout=timeout)
+        return os.write(fd, data)
+    except (BlockingIOError, BrokenPipeError):  # dot died: communicate() says how
+        return 0
+    finally:
+        os.set_blocking(fd, True)
+
+
+def _run(
+    process: subprocess.Popen[bytes],
+    source: str,
+    timeout: float,
+    meanwhile: Callable[[], object] | None = None,
+) -> str:
+    """``source`` drawn by ``process``, a ``dot -Tsvg`` that has not been sent anything. dot lays
+    a graph out as soon as it has read it, so ``meanwhile`` runs once the graph is in its pipe;
+    the time limit counts from when ``meanwhile`` is done."""
+    data = source.encode()
+    try:
+        if meanwhile is not None:
+            data = data[_hand_over(process, data) :]
+            meanwhile()
+        out, err = process.communicate(data or None, timeout=timeout)
     except subprocess.TimeoutExpired:
         _end(process)
         raise too_complex(timeout) from None
+    except BaseException:  # meanwhile failed: this dot's drawing has no one to go to
+        _end(process)
+        raise
     if process.returncode < 0:  # killed by a signal (the OOM killer, an operator): not the graph
         raise layout_failed(f"dot was killed by signal {-process.returncode}")
     if process.returncode != 0:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from app.capacity import Unavailable, layout_failed
 from app.draw.layout.limits import too_complex
@@ -59,8 +60,16 @@ class _Worker:
             n -= len(chunk)
         return b"".join(chunks)
 
-    def layout(self, source: str, timeout: float) -> str:
+    def layout(
+        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
+    ) -> str:
         self._send(source.encode())
+        if meanwhile is not None:  # the worker lays the graph out meanwhile
+            try:
+                meanwhile()
+            except BaseException:  # its answer would wait in the pipe for the next request
+                self.kill()
+                raise
         return self._receive(timeout)
 
     def answers(self) -> bool:
@@ -124,11 +133,13 @@ class WasmPool:
                 return
         self._release(_Worker())
 
-    def layout(self, source: str, timeout: float) -> str:
+    def layout(
+        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
+    ) -> str:
         with self._slots:
             worker = self._idle_worker() or _Worker()
             try:
-                svg = worker.layout(source, timeout)
+                svg = worker.layout(source, timeout, meanwhile)
             except (GradstepError, Unavailable):
                 if worker.process.poll() is None:  # a Graphviz error: the worker is fine
                     self._release(worker)
