@@ -41,3 +41,18 @@ def dense_source(width: int = 16, layers: int = 8) -> str:
         previous = current
     lines.append("out = " + " + ".join(previous))
     return "\n".join(lines) + "\n"
+
+
+def slow_source() -> str:
+    """The slowest graph for Graphviz found that is still drawn (1,969 values, of at most
+    2,000): six layers of twelve, each value the sum of products of all twelve before it, so
+    edges cross everywhere. 3 to 4.4 s in ``dot`` and in the WebAssembly build on the
+    development machine (dense_source(): 1.3 to 1.5), where machines differ by 4× or more: a
+    test that needs a graph refused at the time limit sets a limit well under that."""
+    return (
+        "xs = [Value(i / 10 + 0.1) for i in range(12)]\n"
+        "for layer in range(6):\n"
+        "    xs = [sum(xs[k] * xs[(i * 7 + k * 3) % 12] for k in range(12)) * 0.01"
+        " for i in range(12)]\n"
+        "out = sum(xs)\n"
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from programs import dense_source
+from programs import slow_source
 from served import busy_dot
 
 from app.capacity import Gate, SingleFlight, Unavailable
@@ -85,9 +85,7 @@ def test_dot_killed_from_outside_mid_layout_is_503(dot_client: TestClient) -> No
     """The real dot, on a slow graph, killed by someone else while it works."""
     answers: list[object] = []
     request = threading.Thread(
-        target=lambda: answers.append(
-            dot_client.post("/api/graph", json={"source": dense_source(16, 8)})
-        )
+        target=lambda: answers.append(dot_client.post("/api/graph", json={"source": slow_source()}))
     )
     request.start()
     deadline = time.monotonic() + 60
@@ -141,7 +139,7 @@ def test_wasm_worker_killed_mid_layout_is_503_and_replaced(monkeypatch: pytest.M
         while len(pool._idle) < 2:  # two idle workers: one for the slow graph, one left idle
             pool._release(_Worker())
         answers: list[object] = []
-        slow = dense_source(16, 8)  # well over 20 s of layout
+        slow = slow_source()  # seconds of layout: killed long before it ends
         thread = threading.Thread(
             target=lambda: answers.append(client.post("/api/graph", json={"source": slow}))
         )
@@ -269,7 +267,7 @@ def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
         calls: list[int] = []
         original = layout.svg
         layout.svg = lambda source, meanwhile=None: calls.append(1) or original(source, meanwhile)
-        slow = {"source": dense_source(16, 8)}
+        slow = {"source": slow_source()}
         for attempt in (1, 2):
             response = client.post("/api/graph", json=slow)
             assert response.status_code == 422

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from programs import dense_source
+from programs import dense_source, slow_source
 
 from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
@@ -272,11 +272,11 @@ def test_non_utf8_bytes(client: TestClient) -> None:
 
 
 def test_graphs_too_slow_to_lay_out_are_refused(client: TestClient) -> None:
-    error = assert_refused(client.post("/api/graph", json={"source": dense_source()}), {"layout"})
+    error = assert_refused(client.post("/api/graph", json={"source": slow_source()}), {"layout"})
     assert "too complex to draw" in str(error["message"])
     bigger = client.post("/api/graph", json={"source": dense_source(24, 10)})
     assert_refused(bigger)  # too long a program, or too complex: refused either way
-    assert_refused(client.get("/api/graph.svg", params={"source": dense_source(16, 8)}))
+    assert_refused(client.get("/api/graph.svg", params={"source": slow_source()}))
     assert client.post("/api/graph", json={"source": "a = 2.0\nb = a * a"}).status_code == 200
     assert_healthy(client)
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import uvicorn
 from backends import BACKENDS
-from programs import dense_source
+from programs import slow_source
 
 from app.draw.layout import LayoutSettings
 from app.main import create_app
@@ -69,12 +69,12 @@ def test_readme_program_over_a_real_socket(live: LiveServer) -> None:
 
 def test_slow_graph_is_refused_while_a_normal_one_is_served(live: LiveServer) -> None:
     layout = live.app.state.layout
-    slow = dense_source()
+    slow = slow_source()
     in_layout = threading.Event()
     original = layout.svg
 
     def spying_svg(source: str, meanwhile: Callable[[], object] | None = None) -> str:
-        if len(source) > 100_000:  # the dense graph's DOT
+        if len(source) > 100_000:  # the slow graph's DOT
             in_layout.set()
         return original(source, meanwhile)
 

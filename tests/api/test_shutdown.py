@@ -53,7 +53,7 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     graph: list[httpx.Response] = []
 
     def draw() -> None:
-        body = {"source": dense_source(12, 6)}  # about 2.5 s in dot
+        body = {"source": dense_source(12, 6)}  # 0.4 to 2.5 s in dot, by machine
         graph.append(httpx.post(f"{url}/api/graph", json=body, timeout=120))
 
     trainer = threading.Thread(target=train)

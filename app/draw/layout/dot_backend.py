@@ -16,10 +16,11 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 
 from app.capacity import layout_failed
-from app.draw.layout.limits import too_complex
+from app.draw.layout.limits import seconds_left, too_complex
 from engine.errors import GradstepError
 
 _PIPE_BYTES = 65536  # what a Linux pipe holds unless made larger
@@ -119,13 +120,14 @@ def _run(
 ) -> str:
     """``source`` drawn by ``process``, a ``dot -Tsvg`` that has not been sent anything. dot lays
     a graph out as soon as it has read it, so ``meanwhile`` runs once the graph is in its pipe;
-    the time limit counts from when ``meanwhile`` is done."""
+    the time limit counts from then (``seconds_left``)."""
     data = source.encode()
+    handed = time.monotonic()
     try:
         if meanwhile is not None:
             data = data[_hand_over(process, data) :]
             meanwhile()
-        out, err = process.communicate(data or None, timeout=timeout)
+        out, err = process.communicate(data or None, timeout=seconds_left(handed, timeout))
     except subprocess.TimeoutExpired:
         _end(process)
         raise too_complex(timeout) from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 from app.digits import ascii_digits
@@ -10,6 +11,14 @@ from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
+COLLECT_S = 0.1  # past the limit, time to read a drawing that was finished meanwhile
+
+
+def seconds_left(handed: float, timeout: float) -> float:
+    """How long more to wait for a graph handed to Graphviz at ``handed`` (``time.monotonic()``):
+    the time limit counts from the handover, whatever ran beside the layout meanwhile (the
+    steps being written), but a drawing finished by then is still read."""
+    return max(handed + timeout - time.monotonic(), COLLECT_S)
 
 
 def too_complex(timeout: float) -> GradstepError:

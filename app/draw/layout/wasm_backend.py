@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from app.capacity import Unavailable, layout_failed
-from app.draw.layout.limits import too_complex
+from app.draw.layout.limits import seconds_left, too_complex
 from engine.errors import GradstepError
 
 _STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
@@ -64,13 +64,14 @@ class _Worker:
         self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
     ) -> str:
         self._send(source.encode())
+        handed = time.monotonic()
         if meanwhile is not None:  # the worker lays the graph out meanwhile
             try:
                 meanwhile()
             except BaseException:  # its answer would wait in the pipe for the next request
                 self.kill()
                 raise
-        return self._receive(timeout)
+        return self._receive(seconds_left(handed, timeout), timeout)
 
     def answers(self) -> bool:
         """Whether the worker answers a ping (an empty request) within PING_TIMEOUT_S. A worker
@@ -91,8 +92,9 @@ class _Worker:
             self.kill()
             raise layout_failed("the WebAssembly Graphviz worker had ended") from None
 
-    def _receive(self, timeout: float) -> str:
-        deadline = time.monotonic() + timeout
+    def _receive(self, wait: float, timeout: float) -> str:
+        """The answer, waited for ``wait`` seconds more; ``timeout``: the limit, for the error."""
+        deadline = time.monotonic() + wait
         header = self._read(5, deadline)
         body = header and self._read(struct.unpack(">BI", header)[1], deadline)
         if header is None or body is None:
