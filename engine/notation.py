@@ -278,8 +278,9 @@ def uses_text(users: Sequence[tuple[int, str]]) -> str:
     return "by " + (", ".join(named[:-1]) + " and " + named[-1])
 
 
-def accumulates_note(name: str, users: Sequence[tuple[int, str]]) -> str:
-    return f"accumulates ({name} is used {uses_text(users)})"
+def accumulates_note(name: str, uses: str) -> str:
+    """``uses``: who uses the value, as ``uses_text`` writes it."""
+    return f"accumulates ({name} is used {uses})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,7 @@ class BackwardWalk:
         self.by_operand: dict[Value, list[_Line]] = {}
         self.constants: dict[int, list[Parts]] = {}
         received: dict[Value, int] = {}
+        self._uses: dict[Value, str] = {}  # uses_text of a value: one per value, asked many times
         for step, v in enumerate(computed, start=1):
             assert v.op is not None
             upstream = grad[v]
@@ -79,9 +80,7 @@ class BackwardWalk:
                 self.first.setdefault(p, step)
                 self.last[p] = step
                 text = notation.contribution_text(results[v], i, local, upstream, before, after)
-                note = ""
-                if received[p] > 1:
-                    note = notation.accumulates_note(names(p), self.users[p])
+                note = notation.accumulates_note(names(p), self._used(p)) if received[p] > 1 else ""
                 line = _Line(step, v, p, i, local, upstream, before, after, text, note)
                 self.lines.append(line)
                 self.by_operand.setdefault(p, []).append(line)
@@ -120,9 +119,15 @@ class BackwardWalk:
             steps.append(BackwardStep(node, False, tuple(by_step[s]), notes, title(s, node)))
         return tuple(steps)
 
+    def _used(self, v: Value) -> str:
+        """``twice by b``: who uses ``v`` (notation.uses_text), written once per value."""
+        text = self._uses.get(v)
+        if text is None:
+            text = self._uses[v] = notation.uses_text(self.users[v])
+        return text
+
     def uses_of(self, v: Value) -> str:
-        users = self.users.get(v)
-        return f"used {notation.uses_text(users)}" if users else ""
+        return f"used {self._used(v)}" if v in self.users else ""
 
     def grad_sum(self, v: Value) -> Parts:
         name = self.names(v)
