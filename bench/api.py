@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import itertools
 import os
-import re
 import subprocess
 import sys
 import time
@@ -43,6 +42,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 from programs import mlp_source  # noqa: E402
 from served import free_port  # noqa: E402
 from timing import Timing, interleaved, ms, ratio  # noqa: E402
+from variants import first_input, renamed  # noqa: E402
 
 import engine  # noqa: E402
 from app.draw.dot import choose_rankdir, dot_source  # noqa: E402
@@ -82,15 +82,6 @@ class ServerProcess:
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait()
-
-
-def first_input(source: str) -> str:
-    return next(iter(engine.parse(source).inputs))
-
-
-def renamed(source: str, name: str, i: int) -> str:
-    """``source`` with input ``name`` renamed: a new structure (cold), the same layout work."""
-    return re.sub(rf"\b{name}\b", f"{name}_{i}", source)
 
 
 def latency(

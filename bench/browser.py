@@ -3,7 +3,9 @@ for the micrograd README program and an MLP(2,[16,16,1]) on one input (979 value
 
 1. open → drawn: a new tab opening the page on the program's URL, from navigation to the frame
    after the graph is drawn (the main thread's paint of it done), with the part spent waiting
-   for /api/graph; the first open (layout computed, nothing cached) apart from the repeats;
+   for /api/graph: the server's first open (a new process, nothing cached) apart; then, each
+   round, the program as opened before (its layout cached) and with an input renamed (a new
+   graph to the cache, laid out again: what opening a program not seen before costs);
 2. key → paint: a real key press (page.keyboard.press →) to the next painted frame: the key
    event's own timestamp to a message posted from the next requestAnimationFrame, which runs
    once that frame's style, layout and paint are done; p50 and p95 over forward and backward
@@ -44,6 +46,7 @@ from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS  # noqa: E402
 from programs import mlp_source  # noqa: E402
 from served import free_port  # noqa: E402
 from timing import Timing  # noqa: E402
+from variants import first_input, renamed  # noqa: E402
 
 from app.presets import MICROGRAD_README  # noqa: E402
 
@@ -172,6 +175,8 @@ def main() -> None:
     servers = {name: start_server(root) for name, root in roots.items()}
     names = list(servers)
     opens: dict[tuple[str, str], Timing] = {}
+    cold: dict[tuple[str, str], list[float]] = {}  # opens with the layout not cached
+    firsts: dict[tuple[str, str], tuple[float, float]] = {}  # the first open's api, browser
     parts: dict[tuple[str, str], list[tuple[float, float]]] = {}
     keys: dict[tuple[str, str, str], list[float]] = {}
     steps: dict[tuple[str, str], tuple[list[float], float]] = {}
@@ -181,6 +186,7 @@ def main() -> None:
             context = browser.new_context(viewport={"width": 1440, "height": 900})
             context.add_init_script(PROBE_JS)
             for prog, source in programs.items():
+                knob = first_input(source)
                 for r in range(args.runs + 1):  # round 0: the first open, a source never laid out
                     for name in names[r % len(names) :] + names[: r % len(names)]:
                         url = servers[name][1]
@@ -190,12 +196,16 @@ def main() -> None:
                         if r == 0:
                             opens[key] = Timing(opened["drawn"] / 1000)
                             parts[key] = []
+                            firsts[key] = (opened["api"], opened["drawn"] - opened["response"])
                             page.close()
                             # the plain source laid out once, for the repeats to find cached
                             page, _ = open_page(context, url, source)
                         else:
                             opens[key].repeats.append(opened["drawn"] / 1000)
                             parts[key].append((opened["api"], opened["drawn"] - opened["response"]))
+                            new, drawn = open_page(context, url, renamed(source, knob, r))
+                            cold.setdefault(key, []).append(drawn["drawn"])
+                            new.close()
                         if r == args.runs:
                             for phase in ("forward", "backward"):
                                 keys[(name, prog, phase)] = presses(page, phase, args.presses)
@@ -208,10 +218,10 @@ def main() -> None:
         for proc, _ in servers.values():
             proc.terminate()
             proc.wait()
-    report(names, programs, opens, parts, keys, steps)
+    report(names, programs, opens, cold, firsts, parts, keys, steps)
 
 
-def report(names, programs, opens, parts, keys, steps) -> None:
+def report(names, programs, opens, cold, firsts, parts, keys, steps) -> None:
     print("open → drawn (new tab on the program's URL, ms since navigation):")
     print("  median (first, spread); of the repeats: waiting for /api/graph, then the browser")
     for prog in programs:
@@ -224,6 +234,16 @@ def report(names, programs, opens, parts, keys, steps) -> None:
                 f" {spread([x * 1000 for x in t.repeats])})   api {statistics.median(api):>5,.0f}"
                 f" ({spread(api)})   browser {statistics.median(after):>5,.0f} ({spread(after)})"
             )
+    print("  the first open apart, waiting for /api/graph, then the browser:")
+    for prog in programs:
+        for name in names:
+            api, after = firsts[(name, prog)]
+            print(f"  {prog:<7} {name:<9} api {api:>5,.0f}   browser {after:>5,.0f}")
+    print("  a program not seen before (an input renamed: its layout not cached), median (spread):")
+    for prog in programs:
+        for name in names:
+            c = cold[(name, prog)]
+            print(f"  {prog:<7} {name:<9} {statistics.median(c):>6,.0f} ms ({spread(c)})")
     print("\nkey → next painted frame (real → presses), ms: p50 / p95 (lowest–highest)")
     for prog in programs:
         for name in names:
