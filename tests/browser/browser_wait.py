@@ -18,3 +18,14 @@ def wait_for(page: Any, function: str, arg: Any = None, timeout: float = 30.0) -
         if time.monotonic() > deadline:
             raise TimeoutError(f"waited {timeout} s for: {function}")
         time.sleep(0.02)
+
+
+def frames(page: Any, count: int = 2) -> None:
+    """Wait for ``count`` frames to be rendered: what a step changed has been laid out, and a
+    ResizeObserver it set off (the graph refitted to a taller or shorter explanation) has run."""
+    page.evaluate(
+        "n => new Promise((done) => {"
+        " const tick = (k) => (k ? requestAnimationFrame(() => tick(k - 1)) : done(true));"
+        " tick(n); })",
+        count,
+    )

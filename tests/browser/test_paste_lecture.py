@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from browser_wait import wait_for
+from browser_wait import frames, wait_for
 
 from app.lecture import (
     DEMO,
@@ -242,9 +242,12 @@ def test_the_graph_is_readable_in_present_mode_and_on_a_phone(
             page.click("#present")
             wait_for(page, "() => document.body.classList.contains('presenting')")
         page.locator("#graph-view").focus()
-        page.keyboard.press("PageDown")  # from the finished picture to the first step
-        page.keyboard.press("PageDown")
-        wait_for(page, "() => document.querySelector('#graph-view svg')")
+        moved = "s => document.querySelector('#position').textContent !== s"
+        for _ in range(2):  # from the finished picture to the first step, then the next
+            before = position(page)
+            page.keyboard.press("PageDown")
+            wait_for(page, moved, before)
+        frames(page)  # the view refitted to the step's explanation (the finished one is taller)
         measured = page.evaluate(TEXT_PX)
         least = 13 if phone else LEAST_PX[preset]  # px: Present mode is read from the back row
         assert measured["px"] >= least - 0.01, measured
