@@ -165,8 +165,9 @@ def test_dot_lays_a_graph_out_while_the_steps_are_written() -> None:
 
 def test_the_time_limit_counts_from_the_handover_not_from_the_end_of_meanwhile() -> None:
     """A layout not done within the limit is refused, however long the steps took beside it
-    (a "dot" here that answers after 2 s, a limit of 1 s, steps of 1.5 s: refused at 1.6 s,
-    where counting after the steps waited until 2.5 s and took it); one done meanwhile is read."""
+    (a "dot" here that answers after 3.75 s, a limit of 2 s, steps of 2.5 s: refused at 3 s,
+    the steps' end and COLLECT_S, where counting after the steps waited until 4.5 s and took
+    it); one done meanwhile is read."""
     from app.draw.layout.dot_backend import _run
 
     def fake_dot(delay: float) -> subprocess.Popen[bytes]:
@@ -177,8 +178,8 @@ def test_the_time_limit_counts_from_the_handover_not_from_the_end_of_meanwhile()
             stderr=subprocess.PIPE,
         )
 
-    with pytest.raises(GradstepError, match="did not finish within 1 s"):
-        _run(fake_dot(2.0), "digraph { late }", 1.0, lambda: time.sleep(1.5))
+    with pytest.raises(GradstepError, match="did not finish within 2 s"):
+        _run(fake_dot(3.75), "digraph { late }", 2.0, lambda: time.sleep(2.5))
     assert _run(fake_dot(0), "digraph { done }", 0.2, lambda: time.sleep(0.5)) == "digraph { done }"
 
 

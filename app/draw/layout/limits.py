@@ -11,7 +11,7 @@ from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
-COLLECT_S = 0.1  # past the limit, time to read a drawing that was finished meanwhile
+COLLECT_S = 0.5  # past the limit, time to read a drawing finished meanwhile (on a loaded machine)
 
 
 def seconds_left(handed: float, timeout: float) -> float:
