@@ -68,20 +68,24 @@ class ServerProcess:
         command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
         command += ["--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1]]
         self.process = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=root)
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                httpx.get(f"{self.url}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    code = self.process.returncode
-                    raise RuntimeError(f"uvicorn did not start ({code})") from None
-                time.sleep(0.05)
+        wait_until_up(self.url, self.process)
 
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait()
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
+    """Until the server at ``url`` answers ``/healthz``; it failing to start is an error."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            httpx.get(f"{url}/healthz", timeout=1)
+            return
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not start ({process.returncode})") from None
+            time.sleep(0.05)
 
 
 def latency(

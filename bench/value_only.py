@@ -41,7 +41,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
-from api import ServerProcess  # noqa: E402
+from api import ServerProcess, wait_until_up  # noqa: E402
 from programs import mlp_source  # noqa: E402
 from served import free_port  # noqa: E402
 from timing import Timing, interleaved, ms, ratio  # noqa: E402
@@ -120,8 +120,8 @@ def main() -> None:
             port = free_port()
             command = [sys.executable, __file__, "--serve", str(port), folder]
             memory = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            wait_until_up(f"http://127.0.0.1:{port}", memory)
             stored = f"http://127.0.0.1:{port}/bench"
-            _wait(stored.rsplit("/", 1)[0] + "/healthz", memory)
             time.sleep(1.0)  # both servers' helpers have started
             counter = iter(range(1, 10**6))
             server_ms: list[float] = []
@@ -223,48 +223,30 @@ def pieces(source: str, knob: str, repeat: int, from_memory: Timing) -> None:
     """The server's work on a value-only change, piece by piece, in this process."""
     layout = Layout(LayoutSettings(timeout=60))
     try:
-        shown = draw(layout, source, {knob: 0.25}).layout
-        counter = iter(range(1, 10**6))
-        drawing: list[float] = []
-
-        def value() -> dict[str, float]:
-            return {knob: 0.25 + next(counter) / 100}
-
-        def whole() -> None:
-            drawn = draw(layout, source, value())
-            t = drawn.timings
-            drawing.append((t["total_ms"] - t["parse_ms"] - t["trace_ms"]) / 1000)
-            graph_json(drawn, layout.backend, shown)
-
-        def trace(left_out: bool) -> Callable[[], object]:
-            def run() -> None:
-                program = engine.parse(source, value())
-                outline = engine.outline(program)
-                start = time.perf_counter()
-                with texts_left_out() if left_out else contextlib.nullcontext():
-                    engine.trace(program, outline)
-                times["trace" + (", texts left out" if left_out else "")].append(
-                    time.perf_counter() - start
-                )
-
-            return run
-
-        program = engine.parse(source, {knob: 0.25})
         drawn = draw(layout, source, {knob: 0.25})
-        times: dict[str, list[float]] = {"trace": [], "trace, texts left out": []}
-        runs = {
-            "parse (the program run again)": lambda: engine.parse(source, value()),
+        program = engine.parse(source, {knob: 0.5})
+        outline = engine.outline(program)
+        drawing: list[float] = []  # fold, DOT, digest: what draw() spends besides parse and trace
+
+        def redraw() -> None:
+            t = draw(layout, source, {knob: 0.75}).timings
+            drawing.append((t["total_ms"] - t["parse_ms"] - t["trace_ms"]) / 1000)
+
+        def without_texts() -> None:
+            with texts_left_out():
+                engine.trace(program, outline)
+
+        runs: dict[str, Callable[[], object]] = {
+            "parse (the program run again)": lambda: engine.parse(source, {knob: 0.5}),
             "outline (ids, names)": lambda: engine.outline(program),
-            "trace": trace(False),
-            "trace, texts left out": trace(True),
-            "fold, DOT, its digest": whole,
-            "JSON": lambda: graph_json(drawn, layout.backend, shown),
+            "trace": lambda: engine.trace(program, outline),
+            "trace, texts left out": without_texts,
+            "fold, DOT, its digest": redraw,
+            "JSON": lambda: graph_json(drawn, layout.backend, drawn.layout),
         }
         timings = interleaved(runs, repeat)
     finally:
         layout.close()
-    for name in ("trace", "trace, texts left out"):  # the trace alone, not the parse before it
-        timings[name] = Timing(times[name][0], times[name][1:])
     timings["fold, DOT, its digest"] = Timing(drawing[0], drawing[1:])
     print("the server's work on a value-only change, in this process:")
     print()
@@ -279,19 +261,6 @@ def pieces(source: str, knob: str, repeat: int, from_memory: Timing) -> None:
         f" ({ms(from_memory.median)}) + parse + outline + the trace with no text at all +"
         f" fold, DOT, digest + JSON = {ms(least)}"
     )
-
-
-def _wait(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            httpx.get(url, timeout=1)
-            return
-        except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                code = process.returncode
-                raise RuntimeError(f"the answer server did not start ({code})") from None
-            time.sleep(0.05)
 
 
 if __name__ == "__main__":
