@@ -71,6 +71,15 @@ class Gate:
 
     @contextmanager
     def slot(self) -> Iterator[None]:
+        self.enter()
+        try:
+            yield
+        finally:
+            self.leave()
+
+    def enter(self) -> None:
+        """Take a slot, waiting in the queue if need be; refused at once when the queue is full.
+        Every ``enter`` is matched by one ``leave``."""
         if not self._admitted.acquire(blocking=False):
             raise Unavailable(
                 f"the server is busy: {self.slots} {self.what}s are running and {self.queue} "
@@ -78,11 +87,11 @@ class Gate:
                 "busy",
                 self.retry_after,
             )
-        try:
-            with self._running:
-                yield
-        finally:
-            self._admitted.release()
+        self._running.acquire()
+
+    def leave(self) -> None:
+        self._running.release()
+        self._admitted.release()
 
 
 class SingleFlight:
@@ -94,21 +103,32 @@ class SingleFlight:
         self._pending: dict[str, Future[object]] = {}
 
     def run(self, key: str, compute: Callable[[], T]) -> T:
-        with self._lock:
-            pending = self._pending.get(key)
-            leader = pending is None
-            if pending is None:
-                pending = self._pending[key] = Future()
+        future, leader = self.claim(key)
         if not leader:
-            return pending.result()  # type: ignore[return-value]  # re-raises the leader's error
+            return future.result()  # type: ignore[return-value]  # re-raises the leader's error
         try:
             result = compute()
         except BaseException as error:
-            pending.set_exception(error)
+            self.settle(key, error=error)
             raise
+        self.settle(key, result)
+        return result
+
+    def claim(self, key: str) -> tuple[Future[object], bool]:
+        """The computation of ``key``: a new one (True: this caller leads it and must
+        ``settle`` it) or the one under way (False: its future gives the leader's result)."""
+        with self._lock:
+            pending = self._pending.get(key)
+            if pending is not None:
+                return pending, False
+            pending = self._pending[key] = Future()
+            return pending, True
+
+    def settle(self, key: str, result: object = None, error: BaseException | None = None) -> None:
+        """The leader's result (or error) for ``key``, handed to everyone waiting for it."""
+        with self._lock:
+            pending = self._pending.pop(key)
+        if error is not None:
+            pending.set_exception(error)
         else:
             pending.set_result(result)
-            return result
-        finally:
-            with self._lock:
-                del self._pending[key]

@@ -103,7 +103,7 @@ def _render(args: argparse.Namespace) -> int:
     try:
         drawn = draw(layout, source, parse_values(args.values), args.rankdir)
         at = StepQuery(args.phase, args.step)
-        at.check(drawn.trace)
+        at.check(drawn.structure)
         svg = drawn.svg(at.phase, at.step)
     except GradstepError as error:
         print(f"gradstep: {_located(error)}", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from engine.notation import Parts
+from engine.trace import Line, Row, Trace
 
 DEFAULT_DECIMALS = 4  # as micrograd prints
 MAX_DECIMALS = 6
@@ -67,16 +67,35 @@ def format_number(x: float, decimals: int = DEFAULT_DECIMALS, width: int | None 
     return text.replace("-", MINUS)
 
 
-def render(parts: Parts, decimals: int = DEFAULT_DECIMALS) -> str:
-    """An explanation's parts as text: a number formatted, a factor bracketed when negative or
-    written with an exponent (``(−2.0000)²``, ``(1.000e−6)²``, never ``1.000e−6²``)."""
+def render(line: Line, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> str:
+    """A line of an explanation as text: each slot's number written as its kind says (the
+    structure's ``slots``): plain, a whole number (relu's 1 or 0), or a factor, bracketed when
+    negative or written with an exponent (``(−2.0000)²``, ``(1.000e−6)²``, never ``1.000e−6²``)."""
+    kinds, values = trace.structure.slots, trace.numbers.slots
     out = []
-    for p in parts:
+    for p in line:
         if isinstance(p, str):
             out.append(p)
-        elif isinstance(p, tuple):
-            text = format_number(p[0], decimals)
+            continue
+        kind, x = kinds[p], values[p]
+        if kind == "w":
+            out.append(str(int(x)))
+        elif kind == "f":
+            text = format_number(x, decimals)
             out.append(f"({text})" if text.startswith(MINUS) or "e" in text else text)
         else:
-            out.append(format_number(p, decimals))
+            out.append(format_number(x, decimals))
     return "".join(out)
+
+
+def row_cells(row: Row, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> list[str]:
+    """A row of an explanation as the texts of its columns: a rule's value (``= 0.5000``)
+    continues the rule, in its column."""
+    cells: list[str] = []
+    for cell in row:
+        text = render(cell.parts, trace, decimals)
+        if cell.role == "value" and cells:
+            cells[-1] += " " + text
+        else:
+            cells.append(text)
+    return cells

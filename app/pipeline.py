@@ -1,18 +1,23 @@
-"""One graph request, in one straight line:
+"""One graph request, in one straight line (``draw``):
 
-    source ──parse──▶ program ──outline──▶ outline ──fold──▶ DOT ──layout (cached by structure)──▶
-    template; program + outline ──trace──▶ trace, written while Graphviz lays the DOT out;
-    template + the trace's state at a step ──fill──▶ SVG ──▶ the response
+    source ──parse──▶ program ──outline──▶ outline ──fold──▶ DOT ──▶ Graphviz (its own process)
+    meanwhile: program + outline ──structure (kept per structure) + numbers──▶ trace
+    Graphviz's drawing ──▶ SVG template (cached by DOT); template + a step's state ──▶ SVG
 
 Every route that shows a graph (the JSON API, the SVG and PNG images, the exports, the CLI)
-goes through ``draw`` and then fills the template for the step it shows.
+goes through ``draw`` and then fills the template for the step it shows. A value-only change
+finds its structure kept (``STRUCTURES``) and its layout cached: it costs the run of the program
+and its numbers, and answers the numbers alone when the client holds that structure.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,28 +28,92 @@ from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
 from app.draw.svg import SvgTemplate
-from app.draw.texts import slot_texts, step_state
-from engine.steps import Phase
-from engine.trace import Drawable, Trace
+from app.draw.texts import slot_texts
+from engine.steps import Phase, position, state_at
+from engine.trace import Built, Drawable, Numbers, Structure, Trace, build, key, numbers
 
-_TRACE = TypeAdapter(Trace)
+_STRUCTURE = TypeAdapter(Structure)
+_NUMBERS = TypeAdapter(Numbers)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Described:
+    """A structure as the API sends it: its JSON, and the digest that names it."""
+
+    structure: Structure
+    json: bytes
+    digest: str
+
+
+def describe(structure: Structure) -> Described:
+    data = _STRUCTURE.dump_json(structure)
+    return Described(structure, data, hashlib.blake2b(data, digest_size=8).hexdigest())
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Kept:
+    built: Built  # what the numbers of each run are made from
+    described: Described
+
+
+class Structures:
+    """Structures kept by their key (engine.trace.key), the least recently used dropped first
+    past ``entries`` or ``max_bytes`` of JSON (a 1,000-value MLP's is about a megabyte)."""
+
+    def __init__(self, entries: int = 64, max_bytes: int = 64 << 20) -> None:
+        self._kept: OrderedDict[str, Kept] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.entries = entries
+        self.max_bytes = max_bytes
+
+    def get(self, key: str) -> Kept | None:
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+            return kept
+
+    def add(self, key: str, kept: Kept) -> Kept:
+        with self._lock:
+            if key not in self._kept:
+                self._kept[key] = kept
+                self._bytes += len(kept.described.json)
+            while len(self._kept) > self.entries or self._bytes > self.max_bytes:
+                _, dropped = self._kept.popitem(last=False)
+                self._bytes -= len(dropped.described.json)
+        return kept
+
+
+STRUCTURES = Structures()
 
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
     source: str
     values: dict[str, float]  # the input values given, as applied
-    trace: Trace
+    described: Described
+    numbers: Numbers
     rankdir: Rankdir
     fold: Fold
     template: SvgTemplate
     layout: str  # the DOT's digest: two graphs drawn the same have the same one
     timings: dict[str, float | bool]
 
+    @property
+    def structure(self) -> Structure:
+        return self.described.structure
+
+    @property
+    def trace(self) -> Trace:
+        return Trace(self.structure, self.numbers)
+
     def svg(self, phase: Phase | None = None, step: int | None = None) -> str:
         """The graph at ``step`` of ``phase`` (None: finished), as SVG text."""
-        state = step_state(self.trace, phase, step)
-        return self.template.fill(slot_texts(self.trace, state, self.fold))
+        structure = self.structure
+        at = None if phase is None or step is None else position(structure, phase, step)
+        state = state_at(structure, at)
+        return self.template.fill(slot_texts(structure, self.numbers, state, self.fold))
 
 
 def _ms(start: float) -> float:
@@ -68,48 +137,27 @@ def draw(
     program = engine.parse(source, given)
     parsed = time.perf_counter()
     outline = engine.outline(program)
-    outlined = time.perf_counter()
+    shape = key(program, outline)
+    kept = STRUCTURES.get(shape)
     fold, rankdir, dot = _drawing(outline, direction, aspect, request)
-    steps = _Steps(program, outline)
-    try:  # a new layout: Graphviz (its own process) works while the steps are written
-        laid_out = layout.template(dot, fold.listed, meanwhile=steps)
-    finally:  # the steps' error, about the program, comes before the layout's
-        trace = steps.result()
+    pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
+    traced = time.perf_counter()
+    try:  # ...while the structure (when new) and the numbers are written
+        if kept is None:
+            built = build(program, outline)
+            kept = STRUCTURES.add(shape, Kept(built, describe(built.structure)))
+        figures = numbers(program, outline, kept.built)
+    except BaseException:  # the program's error comes first; the layout is kept for next time
+        with contextlib.suppress(Exception):
+            pending.result()
+        raise
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,
-        "trace_ms": (outlined - parsed) * 1000 + steps.ms,
+        "trace_ms": (time.perf_counter() - traced) * 1000,
     }
-    return _drawn(source, given, trace, fold, rankdir, dot, laid_out, start, timings)
-
-
-class _Steps:
-    """``program``'s trace: written while Graphviz lays its outline out when the layout is made
-    (``Layout.template``'s ``meanwhile``), else when asked for; its error is kept for the asker
-    (never given to the layout, whose result other requests may share)."""
-
-    def __init__(self, program: engine.Program, outline: engine.Outline) -> None:
-        self._program = program
-        self._outline = outline
-        self._trace: Trace | None = None
-        self._error: Exception | None = None
-        self.ms = 0.0  # with the outline
-
-    def __call__(self) -> None:
-        if self._trace is not None or self._error is not None:
-            return
-        start = time.perf_counter()
-        try:
-            self._trace = engine.trace(self._program, self._outline)
-        except Exception as error:
-            self._error = error
-        self.ms = (time.perf_counter() - start) * 1000
-
-    def result(self) -> Trace:
-        self()
-        if self._error is not None:
-            raise self._error
-        assert self._trace is not None
-        return self._trace
+    laid_out = pending.result()
+    described = kept.described
+    return _drawn(source, given, described, figures, fold, rankdir, dot, laid_out, start, timings)
 
 
 def draw_trace(
@@ -127,9 +175,11 @@ def draw_trace(
     start = time.perf_counter()
     timings: dict[str, float | bool] = {"parse_ms": 0.0, "trace_ms": 0.0}
     given = dict(values) if values is not None else {}
-    fold, rankdir, dot = _drawing(trace, direction, aspect, request)
+    fold, rankdir, dot = _drawing(trace.structure, direction, aspect, request)
     laid_out = layout.template(dot, fold.listed)
-    return _drawn(source, given, trace, fold, rankdir, dot, laid_out, start, timings)
+    described = describe(trace.structure)
+    return _drawn(source, given, described, trace.numbers, fold, rankdir, dot, laid_out, start,
+                  timings)  # fmt: skip
 
 
 def _drawing(
@@ -144,7 +194,8 @@ def _drawing(
 def _drawn(
     source: str,
     given: dict[str, float],
-    trace: Trace,
+    described: Described,
+    numbers: Numbers,
     fold: Fold,
     rankdir: Rankdir,
     dot: str,
@@ -156,16 +207,21 @@ def _drawn(
     timings["total_ms"] = _ms(start)
     timings["layout_cached"] = laid_out.cached
     digest = hashlib.blake2b(dot.encode(), digest_size=8).hexdigest()
-    return Drawn(source, given, trace, rankdir, fold, laid_out.template, digest, timings)
+    return Drawn(source, given, described, numbers, rankdir, fold, laid_out.template, digest,
+                 timings)  # fmt: skip
 
 
-def graph_json(drawn: Drawn, backend: str, shown: str | None = None) -> bytes:
-    """``GraphResponse`` as JSON: the trace as the engine made it (pydantic-core serialises its
-    dataclasses directly, ~10× faster than ``asdict`` + ``json.dumps``), the finished SVG, or
-    null when ``shown``, the layout the client shows, is this one (a slider moved: the client
-    keeps its SVG and restyles it from the trace; the MLP's answer is then 1.2 MB lighter)."""
+def graph_json(
+    drawn: Drawn, backend: str, shown: str | None = None, held: str | None = None
+) -> bytes:
+    """``GraphResponse`` as JSON: the structure (null when ``held``, the structure the client
+    holds, is this one: a slider moved), its digest, the numbers, and the finished SVG (null
+    when ``shown``, the layout the client shows, is this one: the client keeps its SVG and
+    restyles it). The engine's dataclasses are serialised by pydantic-core directly."""
+    described = drawn.described
     rest = json.dumps(
         {
+            "digest": described.digest,
             "svg": None if shown == drawn.layout else drawn.svg(),
             "layout": drawn.layout,
             "source": drawn.source,
@@ -177,4 +233,6 @@ def graph_json(drawn: Drawn, backend: str, shown: str | None = None) -> bytes:
         },
         allow_nan=False,
     )
-    return b'{"trace":' + _TRACE.dump_json(drawn.trace) + b"," + rest[1:].encode()
+    structure = b"null" if held == described.digest else described.json
+    numbers = _NUMBERS.dump_json(drawn.numbers)
+    return b'{"structure":' + structure + b',"numbers":' + numbers + b"," + rest[1:].encode()

@@ -25,7 +25,7 @@ from app.presets import preset_source
 from engine.errors import GradstepError
 from engine.limits import MAX_SOURCE_CHARS
 from engine.steps import Phase, check_step
-from engine.trace import Trace
+from engine.trace import Structure
 
 MAX_VALUES = 1_000  # input values in one request
 MAX_VALUES_CHARS = 60_000
@@ -154,11 +154,11 @@ class StepQuery:
     phase: Phase
     step: int | None
 
-    def check(self, trace: Trace) -> None:
+    def check(self, structure: Structure) -> None:
         """The one bounds check of every route that takes a step: 422 for a step that the
         program does not have, before anything is drawn."""
         if self.step is not None:
-            check_step(trace, self.phase, self.step)
+            check_step(structure, self.phase, self.step)
 
 
 def step_query(

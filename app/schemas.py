@@ -1,8 +1,9 @@
 """The API's request and response models, so /docs and /openapi.json describe them exactly.
 
 Every model is strict (a number is a number: not ``true``, not ``"1"``) and forbids fields it
-does not declare. The trace is ``engine.trace``'s dataclasses themselves: responses are
-serialised straight from them (``app.pipeline``) and described from them, so no copy drifts.
+does not declare. The trace is ``engine.trace``'s dataclasses themselves (its structure and
+its numbers): responses are serialised straight from them (``app.pipeline``) and described
+from them, so no copy drifts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
 from engine.steps import Phase
-from engine.trace import Trace
+from engine.trace import Numbers, Structure
 
 
 class Strict(BaseModel):
@@ -50,6 +51,12 @@ class GraphRequest(Strict):
         description="the layout of the graph the client shows (an answer's layout): when the new "
         "graph is drawn the same, the answer's svg is null and the client keeps its own",
     )
+    structure: str | None = Field(
+        None,
+        pattern=r"^[0-9a-f]{16}$",
+        description="the structure the client holds (an answer's digest): when the new program "
+        "has the same structure, the answer's structure is null and the client keeps its own",
+    )
 
 
 class Timings(Strict):
@@ -67,7 +74,12 @@ class FoldOut(Strict):
 
 
 class GraphResponse(Strict):
-    trace: Trace = Field(description="engine.trace's dataclasses, serialised as they are")
+    structure: Structure | None = Field(
+        description="names, formulas, the walk's steps and the state of each node at each step "
+        "(null when the request's structure is this one)"
+    )
+    digest: str = Field(description="the structure's digest: the same for the same structure")
+    numbers: Numbers = Field(description="every value's data and grad, and every slot's number")
     svg: str | None = Field(
         description="the finished graph; ids and classes per docs/graph-contract.md (null when "
         "the request's layout is this graph's)"

@@ -1,11 +1,13 @@
-"""How the chain rule is written (shared/NOTATION.md): every name, formula and explanation line
+"""How the chain rule is written (docs/notation.md): every name, formula and explanation line
 a student reads, made once, here, as *parts*.
 
-A part is text (``"n.grad += "``), a number (``0.5``) or a factor (``(−3.0,)``: a number that
-is bracketed when negative or written with an exponent). Numbers stay numbers so that every
-renderer (the page, the embed, the offline file, the exports' captions, the narration) formats
-them with the page's decimals and the one number formatter, and never has to re-derive a name
-or a formula.
+A part is text (``"n.grad += "``) or a reference to a number (``Num``): which number of the
+trace (a value's data, a contribution's local derivative, ...) and how it is written (plain, a
+factor bracketed when negative or written with an exponent, or a whole number). The words
+depend on the program's structure alone; the numbers they refer to change with its values. The
+trace turns each reference into a slot of its numbers (engine.trace), and every renderer (the
+page, the embed, the offline file, the exports' captions, the narration) formats them with the
+page's decimals and the one number formatter, and never re-derives a name or a formula.
 """
 
 from __future__ import annotations
@@ -14,10 +16,16 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.ops import Op
 
-Part = str | float | tuple[float]
+Kind = Literal["n", "f", "w"]  # a plain number, a factor, a whole number (relu's 1 or 0)
+Ref = tuple[str, int]  # a number of the trace: (its array, its index), e.g. ("data", 3)
+
+
+Num = tuple[str, int, Kind]  # a number in a line: which one (array, index), how it is written
+Part = str | Num
 Parts = tuple[Part, ...]
 
 MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
@@ -47,15 +55,15 @@ class Operand:
     """An operand as a formula names it and the number it stands for."""
 
     name: str  # the node's name
-    data: float
+    data: Ref  # its number
     marker: str = ""  # "⁽¹⁾" / "⁽²⁾" when one op uses the same value twice
-    constant: bool = False
+    constant: float | None = None  # a constant's number: part of the program's structure
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
     name: str
-    data: float
+    data: Ref
     op: Op
     operands: tuple[Operand, ...]
 
@@ -76,9 +84,9 @@ def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     """The op's expression and derivative templates, specialised for a constant exponent
     (``a ** 3`` is written ``a³`` and its derivative ``3·a²``, as a person writes them)."""
     op = r.op
-    if op.name != "pow" or not r.operands[1].constant:
+    n = r.operands[1].constant if op.name == "pow" else None
+    if n is None:
         return op.expr, op.derivatives
-    n = r.operands[1].data
     if _small_whole(n):
         expr = "{a!b}" + _sup(n)
         less = n - 1
@@ -120,8 +128,11 @@ def _fill(template: str, r: Result, numbers: bool, markers: bool = True) -> Part
             break
         operand = Operand(r.name, r.data) if slot == "out" else r.operands[0 if slot == "a" else 1]
         if numbers:
-            x = operand.data
-            parts += ["(", x, ")"] if mode == "!b" else [x] if mode == "!p" else [(x,)]
+            array, index = operand.data
+            if mode == "!b":
+                parts += ["(", (array, index, "n"), ")"]
+            else:
+                parts.append((array, index, "n" if mode == "!p" else "f"))
         else:
             name = operand.name if mode == "!p" else ref(operand.name)
             parts.append(name + (operand.marker if markers else ""))
@@ -146,10 +157,9 @@ def joined(parts: Sequence[Part]) -> Parts:
 
 
 def text_of(parts: Parts) -> str:
-    """The parts with their numbers at full precision (for tests and messages)."""
-    return "".join(
-        p if isinstance(p, str) else repr(p[0] if isinstance(p, tuple) else p) for p in parts
-    )
+    """Parts that hold no number, as text (a name or a formula)."""
+    assert all(isinstance(p, str) for p in parts), parts
+    return "".join(parts)  # type: ignore[arg-type]
 
 
 def expression(r: Result) -> str:
@@ -170,7 +180,7 @@ def forward_text(r: Result) -> Parts:
     lead = "" if r.name == expression(r) else f"{r.name} = "
     names = _fill(template, r, numbers=False, markers=False)
     values = _fill(template, r, numbers=True)
-    return joined([lead, *names, " = ", *values, " = ", r.data])
+    return joined([lead, *names, " = ", *values, " = ", (*r.data, "n")])
 
 
 def _tight(expr: str) -> str:
@@ -209,9 +219,19 @@ class ContributionText:
     change: Parts  # n.grad: 0.0000 → 0.5000
 
 
-def contribution_text(
-    r: Result, i: int, local: float, upstream: float, before: float, after: float
-) -> ContributionText:
+@dataclass(frozen=True, slots=True)
+class LineRefs:
+    """The numbers of one contribution: ∂result/∂operand, the result's grad, their product, and
+    the operand's grad before and after it is added."""
+
+    local: Ref
+    upstream: Ref
+    product: Ref
+    before: Ref
+    after: Ref
+
+
+def contribution_text(r: Result, i: int, refs: LineRefs) -> ContributionText:
     """One line of a backward step: the accumulation, the rule with its value, the product with
     numbers, and the operand's grad before and after."""
     operand = r.operands[i]
@@ -222,21 +242,23 @@ def contribution_text(
         rule.append(f"∂{_tight(expression(r))}/∂{ref(operand.name)}{operand.marker} = ")
     rule += _fill(template, r, numbers=False)
     value: list[Part] = []
-    if r.op.indicator:
-        value = [f"= {int(local)}"]
+    if r.op.indicator:  # relu: 1 or 0, a whole number
+        value = ["= ", (*refs.local, "w")]
     elif _SLOT.search(template):
         numbers = _fill(template, r, numbers=True)
         value = ["= ", *numbers]
-        if not (len(numbers) == 1 and isinstance(numbers[0], tuple)):
-            value += [" = ", local]
-    product = joined(["= ", (local,), " × ", (upstream,), " = ", local * upstream])
+        if not (len(numbers) == 1 and isinstance(numbers[0], tuple) and numbers[0][2] == "f"):
+            value += [" = ", (*refs.local, "n")]
+    local: Num = (*refs.local, "f")
+    upstream: Num = (*refs.upstream, "f")
+    product = joined(["= ", local, " × ", upstream, " = ", (*refs.product, "n")])
     name = grad_of(operand.name)
     return ContributionText(
         sum=(f"{name} += {d} · {grad_of(r.name)}",),
         rule=joined(rule),
         value=joined(value),
         product=product,
-        change=(f"{name}: ", before, " → ", after),
+        change=(f"{name}: ", (*refs.before, "n"), " → ", (*refs.after, "n")),
     )
 
 
@@ -287,19 +309,19 @@ def accumulates_note(name: str, uses: str) -> str:
 class Use:
     user: str  # the result's name
     partial: str  # ∂b/∂a⁽¹⁾
-    contribution: float
+    contribution: Ref
 
 
-def grad_sum(name: str, uses: Sequence[Use], grad: float) -> Parts:
+def grad_sum(name: str, uses: Sequence[Use], grad: Ref) -> Parts:
     """The inspector's sum over uses: ``a.grad = ∂b/∂a⁽¹⁾·b.grad + ∂b/∂a⁽²⁾·b.grad
     = 3.0000 + 3.0000 = 6.0000``."""
     symbolic = " + ".join(f"{u.partial}·{grad_of(u.user)}" for u in uses)
     parts: list[Part] = [f"{grad_of(name)} = {symbolic} = "]
     if len(uses) > 1:
         for k, u in enumerate(uses):
-            parts += [" + " if k else "", (u.contribution,)]
+            parts += [" + " if k else "", (*u.contribution, "f")]
         parts.append(" = ")
-    parts.append(grad)
+    parts.append((*grad, "n"))
     return joined(parts)
 
 
@@ -313,6 +335,12 @@ def made_name(expr: str, node_id: int) -> str:
     mistaken for one of the user's). Short, because it is printed on the node."""
     tight = expr.replace(" ", "")
     return tight if len(tight) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
+
+
+def update_text(name: str, where: str, before: Ref, after: Ref) -> Parts:
+    """``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245``: a value the program changed."""
+    return (f"{name}.data{f' ({where})' if where else ''}: ", (*before, "n"), " → ",
+            (*after, "n"))  # fmt: skip
 
 
 def constant_name(x: float) -> str:

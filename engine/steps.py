@@ -1,6 +1,7 @@
-"""What every node shows at one step, read from the trace's fields (``computed_at``,
-``grad_from``, ``grad_final``, each contribution's ``grad_after`` and ``bin``): the server's
-step images use this; the browser reads the same fields the same way (static/stepper.js).
+"""What every node shows at one step of the walk: the structure's ``start`` with the ``changes``
+of each step up to it laid over it. The engine decides every change (engine.trace.structure);
+this module and the browser's (static/model.js) only apply them. The server's step images use
+this; a gradient's colour bucket (``grad_bin``) is computed here, once, for both.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from engine.errors import GradstepError
 
 if TYPE_CHECKING:
-    from engine.trace import Trace
+    from engine.trace.data import Structure
 
 Phase = Literal["forward", "backward", "update"]  # update: the program's .data changes
 GradState = Literal["none", "pending", "partial", "final"]
@@ -27,13 +28,13 @@ def grad_bin(grad: float, scale: float) -> int:
     return int(math.copysign(max(size, 1), grad))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NodeState:
-    data_known: bool
-    data: float  # the data shown: the forward pass's, or after the program's update
-    grad: float | None  # the grad shown; None while pending, or for a constant
-    grad_state: GradState
-    bin: int
+    data: int | None  # the slot of the data shown; None: not yet known ("?")
+    grad: GradState
+    value: int | None  # the slot of the grad shown (partial or final)
+    bin: int | None  # the slot of its colour bucket
+    updated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,71 +43,45 @@ class StepState:
     current: int | None  # the node this step computes or sends gradient from
     edges: tuple[tuple[int, int], ...]  # lit operand edges (target node, position)
     flow: bool  # True: the lit edges carry gradient (backward); False: data (forward)
-    updated: frozenset[int] = frozenset()  # the values whose .data the program changed
 
 
-def check_step(trace: Trace, phase: Phase, step: int) -> None:
-    steps = step_count(trace, phase)
+def step_count(structure: Structure, phase: Phase) -> int:
+    return sum(1 for s in structure.steps if s.phase == phase)
+
+
+def check_step(structure: Structure, phase: Phase, step: int) -> None:
+    steps = step_count(structure, phase)
     if not 0 <= step < steps:
         where = f"0 to {steps - 1}" if steps else "none: this graph has no such steps"
         raise GradstepError(f"{phase} step {step} does not exist (steps: {where})", "request")
 
 
-def step_count(trace: Trace, phase: Phase) -> int:
-    if phase == "update":  # one step: every .data change the program makes after backward()
-        return 1 if trace.updates else 0
-    return len(trace.forward if phase == "forward" else trace.backward)
+def position(structure: Structure, phase: Phase, step: int) -> int:
+    """Where step ``step`` of ``phase`` is on the walk."""
+    check_step(structure, phase, step)
+    return next(i for i, s in enumerate(structure.steps) if s.phase == phase) + step
 
 
-def finished(trace: Trace) -> StepState:
-    """Every data known and every final grad: the picture after the backward pass."""
-    nodes = tuple(
-        NodeState(True, n.data, n.grad, "none" if n.grad is None else "final", n.bin)
-        for n in trace.nodes
-    )
-    return StepState(nodes, None, (), True)
-
-
-def updated(trace: Trace) -> StepState:
-    """The finished picture with the program's update applied: the changed leaves show their
-    new data (their grads stay: micrograd keeps them until zero_grad())."""
-    after = {u.node: u.after for u in trace.updates}
-    done = finished(trace)
-    nodes = tuple(
-        NodeState(True, after[i], s.grad, s.grad_state, s.bin) if i in after else s
-        for i, s in enumerate(done.nodes)
-    )
-    return StepState(nodes, None, (), False, frozenset(after))
-
-
-def state_at(trace: Trace, phase: Phase, step: int) -> StepState:
-    check_step(trace, phase, step)
-    if phase == "update":
-        return updated(trace)
-    if phase == "forward":
-        node = trace.forward[step].node
-        nodes = tuple(
-            NodeState(
-                n.computed_at <= step, n.data, None, "none" if n.grad is None else "pending", 0
-            )
-            for n in trace.nodes
-        )
-        arity = sum(1 for e in trace.edges if e.target == node)
-        return StepState(nodes, node, tuple((node, p) for p in range(arity)), False)
-    shown: dict[int, tuple[float, int]] = {trace.output: (1.0, trace.nodes[trace.output].bin)}
-    for s in trace.backward[1 : step + 1]:
-        for c in s.contributions:
-            shown[c.operand] = (c.grad_after, c.bin)
-    states = []
-    for n in trace.nodes:
-        if n.grad is None:
-            states.append(NodeState(True, n.data, None, "none", 0))
-        elif step < n.grad_from:
-            states.append(NodeState(True, n.data, None, "pending", 0))
-        else:
-            grad, bin_ = shown[n.id]
-            state: GradState = "final" if step >= n.grad_final else "partial"
-            states.append(NodeState(True, n.data, grad, state, bin_))
-    current = trace.backward[step]
-    edges = tuple((current.node, c.position) for c in current.contributions)
-    return StepState(tuple(states), current.node, edges, True)
+def state_at(structure: Structure, at: int | None = None) -> StepState:
+    """What every node shows at position ``at`` of the walk; None: the end of the walk (the
+    finished picture, after the program's update when it makes one), with no current node."""
+    steps = structure.steps
+    end = len(steps) - 1 if at is None else at
+    nodes = [NodeState(c.data, c.grad or "pending", c.value, c.bin, False) for c in structure.start]
+    for step in steps[: end + 1]:
+        for c in step.changes:
+            n = nodes[c.node]
+            if c.data is not None:
+                n.data = c.data
+            if c.grad is not None:
+                n.grad = c.grad
+            if c.value is not None:
+                n.value = c.value
+            if c.bin is not None:
+                n.bin = c.bin
+            if c.updated is not None:
+                n.updated = c.updated
+    if at is None or not steps:
+        return StepState(tuple(nodes), None, (), True)
+    step = steps[at]
+    return StepState(tuple(nodes), step.node, step.edges, step.flow)

@@ -76,7 +76,8 @@ async function start() {
     },
   });
   const at = opts.autoplay || (fromUrl.phase === null && fromUrl.step === null) ? { phase: "forward", step: 0 } : { phase: fromUrl.phase ?? "backward", step: fromUrl.step ?? 0 };
-  stepper.load(result.body.trace, result.body.svg, result.body.source, { position: at, fold: result.body.fold });
+  const { structure, numbers } = result.body;
+  stepper.load({ structure, numbers }, result.body.svg, result.body.source, { position: at, fold: result.body.fold });
   const open = root.querySelector('[data-part="open"]');
   if (open) open.href = `/${location.search}`;
   document.addEventListener("keydown", stepper.onKey);

@@ -1,8 +1,12 @@
-// The words of each step, the inspector and predict mode, built from the trace's parts
+// The words of each step, the inspector and predict mode, built from the structure's rows
 // (engine/notation.py writes them; parts.js formats their numbers). DOM by textContent only:
 // user text is never parsed as HTML. Nothing here writes maths of its own.
 
-import { partsText } from "./parts.js";
+import { formatNumber } from "./format.js";
+import { stepAt } from "./model.js";
+import { partsText, rowCells } from "./parts.js";
+
+const CELL_CLASS = { accumulates: "change accumulates" }; // a role's CSS classes, when not the role alone
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -18,43 +22,22 @@ export function el(tag, attrs = {}, ...children) {
 /** The engine's title for a walk entry: "Backward step 3 of 10 · o = tanh(n) · in Neuron 3";
  * a folded call stepped over: "Backward steps 4–9 of 40 · Neuron 3, folded". */
 export function stepTitle(model, entry) {
-  if (entry.phase === "update") return model.trace.update_title;
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
     return entry.phase === "forward" ? call.forward_title : call.backward_title;
   }
-  return model.trace[entry.phase][entry.step]?.title ?? "";
+  return stepAt(model, entry.phase, entry.step)?.title ?? "";
 }
 
 /** The step's explanation as rows: each a list of {class, text} cells. */
 export function explanationRows(model, entry, decimals) {
-  const text = (parts) => partsText(parts, decimals);
-  const { phase, step } = entry;
-  if (phase === "update") return model.trace.update_text.map((line) => [{ class: "formula", text: text(line) }]);
+  const cells = (row) => rowCells(row, model, decimals).map((c) => ({ class: CELL_CLASS[c.role] ?? c.role, text: c.text }));
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
-    const lines = phase === "forward" ? call.forward : call.backward;
-    return lines.map((line) => [{ class: "formula", text: text(line) }]);
+    const lines = entry.phase === "forward" ? call.forward : call.backward;
+    return lines.map((line) => [{ class: "formula", text: partsText(line, model, decimals) }]);
   }
-  if (phase === "forward") {
-    const s = model.trace.forward[step];
-    return s ? [[{ class: "formula", text: text(s.text) }]] : [];
-  }
-  const s = model.trace.backward[step];
-  if (!s) return [];
-  const rows = [];
-  for (const c of s.contributions) {
-    rows.push([
-      { class: "sum", text: text(c.sum) },
-      { class: "rule", text: `${text(c.rule)} ${text(c.value)}`.trim() },
-    ]);
-    rows.push([
-      { class: "product", text: text(c.product) },
-      { class: c.note ? "change accumulates" : "change", text: `${text(c.change)}${c.note ? `, ${c.note}` : ""}` },
-    ]);
-  }
-  for (const note of s.notes) rows.push([{ class: "note", text: text(note) }]);
-  return rows;
+  return (stepAt(model, entry.phase, entry.step)?.rows ?? []).map(cells);
 }
 
 /** The explanation panel's content: a title line and the rows. */
@@ -84,11 +67,12 @@ export function spanText(source, span) {
 export function inspectorContent(model, id, decimals) {
   const node = model?.byId[id];
   if (!node) return [el("p", { class: "hint", text: "Click a node in the graph to see its gradient as a sum over its uses." })];
+  const grad = model.numbers.grad[id];
   const rows = [
     ["node", `${node.name} (#${id}, ${node.kind})`],
     ["made by", node.formula ? `${node.formula}${node.computed_at >= 0 ? `, forward step ${node.computed_at + 1}` : ""}` : "given"],
-    ["data", partsText([node.data], decimals)],
-    ["grad", node.grad === null ? "— (a constant)" : partsText([node.grad], decimals)],
+    ["data", formatNumber(model.numbers.data[id], decimals)],
+    ["grad", grad === null ? "— (a constant)" : formatNumber(grad, decimals)],
     ["topological", `${id + 1} of ${model.count} (made in this order)`],
   ];
   if (node.uses) rows.push(["", node.uses]);
@@ -96,31 +80,25 @@ export function inspectorContent(model, id, decimals) {
   if (src) rows.push(["source", `line ${node.span.line}: ${src}`]);
   const dl = el("dl");
   for (const [k, v] of rows) dl.append(el("dt", { text: k }), el("dd", { text: v }));
-  return [dl, el("p", { class: "sum", text: partsText(node.grad_sum, decimals) })];
+  return [dl, el("p", { class: "sum", text: partsText(node.sum, model, decimals) })];
 }
 
 /** Predict mode's question for backward step j: one field per grad the step changes. */
 export function predictQuestion(model, j) {
-  const step = model.trace.backward[j];
+  const step = stepAt(model, "backward", j);
   const from = model.byId[step.node];
-  if (step.seed) {
-    return {
-      question: `Backward step ${j + 1}: the pass starts at the output ${from.name}. What is its grad?`,
-      asks: [{ name: from.grad_name, answer: 1 }],
-    };
-  }
-  return {
-    question: `Backward step ${j + 1}: ${from.name} sends its gradient on. What will these grads be after this step?`,
-    asks: step.contributions.map((c) => ({ name: model.byId[c.operand].grad_name, answer: c.grad_after })),
-  };
+  const asks = step.changes.filter((c) => c.value !== null && c.value !== undefined).map((c) => ({ name: model.byId[c.node].grad_name, answer: model.numbers.slots[c.value] }));
+  if (j === 0) return { question: `Backward step 1: the pass starts at the output ${from.name}. What is its grad?`, asks };
+  return { question: `Backward step ${j + 1}: ${from.name} sends its gradient on. What will these grads be after this step?`, asks };
 }
 
 /** While the student answers: the step's rules, without numbers. */
 export function predictHint(model, j) {
-  const step = model.trace.backward[j];
+  const step = stepAt(model, "backward", j);
   const title = el("p", { class: "step-title", text: `${step.title} · your turn` });
-  if (step.seed) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
-  return [title, ...step.contributions.map((c) => el("p", { class: "line" }, el("span", { class: "sum", text: partsText(c.sum, 4) }), el("span", { class: "rule", text: partsText(c.rule, 4) })))];
+  if (j === 0) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
+  const rules = step.rows.map((row) => row.filter((cell) => cell.role === "sum" || cell.role === "rule")).filter((row) => row.length);
+  return [title, ...rules.map((row) => el("p", { class: "line" }, ...row.map((cell) => el("span", { class: cell.role, text: partsText(cell.parts, model, 4) }))))];
 }
 
 const FIT_SCALES = [1, 0.9, 0.8, 0.72]; // 0.72 of the panel's type is still 12 px on a 1280 page

@@ -135,7 +135,7 @@ function indexElements(graph, model) {
       g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}`);
     }
   }
-  const drawn = new Set(model.fold ? Object.values(model.fold.edges) : model.trace.edges.map((e) => `e${e.target}-${e.position}`));
+  const drawn = new Set(model.fold ? Object.values(model.fold.edges) : model.structure.edges.map((e) => `e${e.target}-${e.position}`));
   for (const key of drawn) {
     const g = byId(key);
     if (g) graph.edges.set(key, { g, flags: flagsOf(g, EDGE_FLAGS) });

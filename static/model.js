@@ -1,41 +1,54 @@
-// The stepper's model: the trace indexed once, and what every node shows at a step, read from
-// the fields the engine put in the trace (computed_at, grad_from, grad_final, each
-// contribution's grad_after and bin; engine/steps.py reads them the same way). Pure: no DOM.
+// The stepper's model: a trace ({structure, numbers}: docs/api.md) indexed once, and what
+// every node shows at a step: the structure's `start` with each step's `changes` laid over it.
+// The engine decides every change (engine/trace/structure.py); this file only applies them, as
+// engine/steps.py does for the server's pictures. Pure: no DOM.
 
 export const GRAD_NONE = 0; // constants take no gradient: "grad —"
 export const GRAD_PENDING = 1;
 export const GRAD_PARTIAL = 2;
 export const GRAD_FINAL = 3;
+const GRAD = { none: GRAD_NONE, pending: GRAD_PENDING, partial: GRAD_PARTIAL, final: GRAD_FINAL };
+const PHASES = ["forward", "backward", "update"];
 
 /** Index the trace once per response, so every step is a cheap lookup. `fold` (the server's:
  * which element shows each node, which calls are boxes) and `over` (step over a folded call in
  * one step) shape the walk. */
 export function buildModel(trace, source, fold = null, over = true) {
-  const count = trace.nodes.length;
+  const { structure, numbers } = trace;
+  const count = structure.nodes.length;
   const byId = new Array(count);
-  for (const node of trace.nodes) byId[node.id] = node;
+  for (const node of structure.nodes) byId[node.id] = node;
   const operandEdges = Array.from({ length: count }, () => []);
-  for (const edge of trace.edges) operandEdges[edge.target].push(edge);
+  for (const edge of structure.edges) operandEdges[edge.target].push(edge);
   for (const list of operandEdges) list.sort((a, b) => a.position - b.position);
-  const units = fold?.units ?? null;
-  const calls = new Map(trace.calls.map((c) => [c.id, c]));
-  return {
-    trace,
+  const first = {}; // where each phase starts on the walk
+  const steps = { forward: 0, backward: 0, update: 0 };
+  structure.steps.forEach((s, i) => {
+    first[s.phase] ??= i;
+    steps[s.phase] += 1;
+  });
+  const model = {
+    structure,
+    numbers,
     source,
     count,
     byId,
     operandEdges,
     fold,
-    calls,
-    forwardSteps: trace.forward.length,
-    backwardSteps: trace.backward.length,
-    walk: buildWalk(trace, units, over),
+    calls: new Map(structure.calls.map((c) => [c.id, c])),
+    first,
+    forwardSteps: steps.forward,
+    backwardSteps: steps.backward,
+    updateSteps: steps.update,
+    walk: null,
   };
+  model.walk = buildWalk(model, over);
+  return model;
 }
 
 /** The walk again, stepping over folded calls or into them (predict mode asks every step). */
 export function setStepOver(model, over) {
-  model.walk = buildWalk(model.trace, model.fold?.units ?? null, over);
+  model.walk = buildWalk(model, over);
 }
 
 /** The folded call (its id) whose box shows `node`, or null. */
@@ -44,22 +57,27 @@ export function boxOf(model, node) {
   return unit?.startsWith("c") ? Number(unit.slice(1)) : null;
 }
 
+/** The step of the structure at (phase, step), or null. */
+export function stepAt(model, phase, step) {
+  const at = model.first[phase];
+  return at === undefined ? null : (model.structure.steps[at + step] ?? null);
+}
+
 /** The walk: forward steps, then backward steps, then the program's update if it has one
  * (p.data += ...); stepping over, a folded call's run of steps is one entry {phase, step (its
  * first), end (its last), box}. */
-function buildWalk(trace, units, over) {
+function buildWalk(model, over) {
+  const units = model.fold?.units ?? null;
   const walk = [];
-  for (const phase of ["forward", "backward"]) {
-    const steps = trace[phase];
-    steps.forEach((s, i) => {
-      const unit = units?.[s.node];
-      const box = over && unit?.startsWith("c") && !s.seed ? Number(unit.slice(1)) : null;
-      const last = walk.at(-1);
-      if (box !== null && last?.phase === phase && last.box === box) last.end = i;
-      else walk.push({ phase, step: i, end: i, box });
-    });
-  }
-  if (trace.updates.length) walk.push({ phase: "update", step: 0, end: 0, box: null });
+  model.structure.steps.forEach((s, i) => {
+    const step = i - model.first[s.phase];
+    const unit = s.node === null ? null : units?.[s.node];
+    const seed = s.phase === "backward" && step === 0;
+    const box = over && unit?.startsWith("c") && !seed ? Number(unit.slice(1)) : null;
+    const last = walk.at(-1);
+    if (box !== null && last?.phase === s.phase && last.box === box) last.end = step;
+    else walk.push({ phase: s.phase, step, end: step, box });
+  });
   return walk;
 }
 
@@ -73,9 +91,8 @@ export function toTimeline(model, phase, step) {
   const { walk } = model;
   let lo = 0;
   let hi = walk.length - 1;
-  const base = { forward: 0, backward: 1e9, update: 2e9 };
-  const key = (e) => base[e.phase] + e.step;
-  const target = base[phase] + step;
+  const key = (e) => PHASES.indexOf(e.phase) * 1e9 + e.step;
+  const target = PHASES.indexOf(phase) * 1e9 + step;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (key(walk[mid]) <= target) lo = mid;
@@ -108,70 +125,54 @@ export function clampStep(model, phase, step) {
 
 /** How many steps a phase has (the update is one step, when the program makes one). */
 export function stepCount(model, phase) {
-  if (phase === "update") return model.trace.updates.length ? 1 : 0;
-  return phase === "forward" ? model.forwardSteps : model.backwardSteps;
+  return { forward: model.forwardSteps, backward: model.backwardSteps, update: model.updateSteps }[phase] ?? 0;
+}
+
+/** A slot's number (structure.slots says how it is written, numbers.slots holds it). */
+export function slotValue(model, slot) {
+  return model.numbers.slots[slot];
 }
 
 /**
- * What every node shows at (phase, step): data known or not, the grad so far, its state and
- * colour bucket, and the current node with the edges that carry data or gradient.
+ * What every node shows at (phase, step): the start, with the changes of every step up to it
+ * laid over it; and the step's node with the edges that carry data or gradient.
  */
 export function viewAt(model, phase, step, into = null) {
   const n = model.count;
-  const view = into?.grad?.length === n ? into : { dataKnown: new Uint8Array(n), data: new Float64Array(n), grad: new Float64Array(n), gradState: new Uint8Array(n), bin: new Int8Array(n) };
-  const { byId, trace } = model;
-  if (phase === "update") return updatedView(model, view);
-  view.current = -1;
-  view.edges = [];
-  view.flow = phase === "backward";
+  const view = into?.grad?.length === n ? into : { dataKnown: new Uint8Array(n), data: new Float64Array(n), grad: new Float64Array(n), gradState: new Uint8Array(n), bin: new Int8Array(n), updatedFlags: new Uint8Array(n) };
+  const slots = model.numbers.slots;
+  const { steps } = model.structure;
+  view.dataKnown.fill(0);
+  view.gradState.fill(GRAD_PENDING);
+  view.grad.fill(0);
+  view.bin.fill(0);
+  view.updatedFlags.fill(0);
+  for (const c of model.structure.start) apply(view, c, slots);
+  const at = (model.first[phase] ?? steps.length) + step;
+  for (let i = 0; i <= at && i < steps.length; i++) for (const c of steps[i].changes) apply(view, c, slots);
+  const current = steps[at];
+  view.current = current?.node ?? -1;
+  view.flow = current?.flow ?? false;
+  view.edges = (current?.edges ?? []).map(([target, position]) => drawnEdge(model, `e${target}-${position}`));
   view.updated = null;
-  const backward = phase === "backward";
-  for (let id = 0; id < n; id++) {
-    const node = byId[id];
-    view.data[id] = node.data;
-    view.dataKnown[id] = backward || node.computed_at <= step ? 1 : 0;
-    if (node.grad === null) view.gradState[id] = GRAD_NONE;
-    else if (!backward || step < node.grad_from) view.gradState[id] = GRAD_PENDING;
-    else view.gradState[id] = step >= node.grad_final ? GRAD_FINAL : GRAD_PARTIAL;
-  }
-  if (!backward) {
-    const current = trace.forward[step];
-    if (current) {
-      view.current = current.node;
-      for (const e of model.operandEdges[current.node]) view.edges.push(drawnEdge(model, `e${e.target}-${e.position}`));
-    }
-    return view;
-  }
-  const out = trace.output;
-  view.grad[out] = 1;
-  view.bin[out] = byId[out].bin;
-  for (let j = 1; j <= step && j < trace.backward.length; j++) {
-    for (const c of trace.backward[j].contributions) {
-      view.grad[c.operand] = c.grad_after;
-      view.bin[c.operand] = c.bin;
-    }
-  }
-  const current = trace.backward[step];
-  if (current) {
-    view.current = current.node;
-    for (const c of current.contributions) view.edges.push(drawnEdge(model, `e${current.node}-${c.position}`));
+  if (phase === "update") {
+    view.updated = new Set();
+    for (let id = 0; id < n; id++) if (view.updatedFlags[id]) view.updated.add(id);
   }
   return view;
 }
 
-/** The finished backward picture with the program's update applied: the changed leaves show
- * their new data (their grads stay: micrograd keeps them until zero_grad()). */
-function updatedView(model, view) {
-  viewAt(model, "backward", model.backwardSteps - 1, view);
-  view.current = -1;
-  view.edges = [];
-  view.flow = false;
-  view.updated = new Set();
-  for (const u of model.trace.updates) {
-    view.data[u.node] = u.after;
-    view.updated.add(u.node);
+/** Lay one change over the view (a field a change leaves out is unchanged). */
+function apply(view, c, slots) {
+  const id = c.node;
+  if (c.data !== null && c.data !== undefined) {
+    view.dataKnown[id] = 1;
+    view.data[id] = slots[c.data];
   }
-  return view;
+  if (c.grad) view.gradState[id] = GRAD[c.grad];
+  if (c.value !== null && c.value !== undefined) view.grad[id] = slots[c.value];
+  if (c.bin !== null && c.bin !== undefined) view.bin[id] = slots[c.bin];
+  if (c.updated) view.updatedFlags[id] = 1;
 }
 
 /** The edge drawn for an operand edge: itself, one merged into a box's, or none (inside a box). */
@@ -188,9 +189,9 @@ export function refolded(model, element) {
   const folded = new Set(model.fold?.folded ?? []);
   if (element.startsWith("c")) {
     folded.delete(id);
-    for (const call of model.trace.calls) if (call.parent === id) folded.add(call.id);
+    for (const call of model.structure.calls) if (call.parent === id) folded.add(call.id);
   } else {
-    for (const call of model.trace.calls) if (within(model, call.id, id)) folded.delete(call.id);
+    for (const call of model.structure.calls) if (within(model, call.id, id)) folded.delete(call.id);
     folded.add(id);
   }
   return [...folded].sort((a, b) => a - b).join(",") || "none";

@@ -19,7 +19,7 @@ const VALUE_DEBOUNCE_MS = 180;
 const URL_DEBOUNCE_MS = 250;
 
 const fromUrl = queryToState(location.search);
-const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null };
+const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null, structure: null };
 
 const stepper = createStepper($("stage"), {
   decimals: fromUrl.decimals,
@@ -60,7 +60,7 @@ function renderPage() {
   $("rankdir").title = state.drawn ? `Drawn ${state.drawn === "LR" ? "left to right" : "top to bottom"}` : "";
   $("numeric").checked = state.numeric;
   $("over").checked = state.over;
-  $("fold-controls").hidden = !state.model?.trace.calls.length;
+  $("fold-controls").hidden = !state.model?.structure.calls.length;
   setValue($("fold"), ["auto", "none", "all"].includes(state.fold) ? state.fold : "custom");
   $("topo").checked = state.topo;
   $("predict").checked = state.predict;
@@ -78,10 +78,10 @@ function renderPage() {
   const fresh = state.source === model.source && !state.error;
   ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere);
 
-  paintOnce("notes", [model], () => model.trace.notes.map((note) => el("li", { text: note })));
-  $("notes").hidden = !model.trace.notes.length;
+  paintOnce("notes", [model], () => model.structure.notes.map((note) => el("li", { text: note })));
+  $("notes").hidden = !model.structure.notes.length;
 
-  const inputsKey = `${model.source}\u0000${model.trace.inputs.map((i) => i.name).join("\u0000")}`;
+  const inputsKey = `${model.source}\u0000${model.structure.inputs.map((i) => i.name).join("\u0000")}`;
   if (ui.inputsFor !== inputsKey) {
     ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
     ui.inputsFor = inputsKey;
@@ -177,9 +177,11 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   setState({ status: "computing…" });
   let result;
   try {
-    // a value change names the layout on show: drawn the same, the answer leaves out its SVG
+    // a value change names the layout on show and the structure held: drawn the same, the
+    // answer leaves out its SVG; of the same structure, it sends the numbers alone
     const shown = keepLayout ? ui.layout : null;
-    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown }, controller.signal);
+    const held = keepLayout ? ui.structure?.digest : null;
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown, structure: held }, controller.signal);
   } catch {
     return; // superseded by a newer request
   }
@@ -190,13 +192,16 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
     $("error").dataset.runs = String(Number($("error").dataset.runs ?? 0) + 1);
     return;
   }
-  const { trace, svg, backend, timings, rankdir } = result.body;
+  const { svg, backend, timings, rankdir, digest, numbers } = result.body;
   ui.layout = result.body.layout;
+  // the server says whether the structure is the one held (none sent: keep it) and whether the
+  // graph is drawn as the one shown (no SVG sent: keep it)
+  const structure = result.body.structure ?? ui.structure.structure;
+  ui.structure = { digest, structure };
   setState({ source, values: result.body.values, error: null, drawn: rankdir });
-  // the server says whether the graph is drawn as the one shown: no SVG sent, keep it
-  stepper.load(trace, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
+  stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
-  setState({ status: `${trace.nodes.length} values · ${backend} · ${layout}` });
+  setState({ status: `${structure.nodes.length} values · ${backend} · ${layout}` });
   $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);
   if (focusGraph) $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
 }

@@ -10,10 +10,10 @@ export function buildInputs(container, model, ranges) {
   const rows = new Map();
   const children = [];
   // the inputs a name can set (made inside calls, an MLP's weights have no name of their own)
-  const inputs = model.trace.inputs.filter((i) => i.settable).sort((a, b) => a.node - b.node);
+  const inputs = model.structure.inputs.filter((i) => i.settable).sort((a, b) => a.node - b.node);
   for (const input of inputs) {
     const name = input.name;
-    const value = model.byId[input.node].data;
+    const value = model.numbers.data[input.node];
     if (!ranges.has(name)) {
       // about 400 positions on a round step (0.01, 0.1, ...) so round numbers can be reached
       const half = Math.max(2, Math.abs(value) * 2);
@@ -31,7 +31,7 @@ export function buildInputs(container, model, ranges) {
     children.push(el("div", { class: "input-row" }, el("label", { class: "name", for: id, text: name }), slider, field, grads));
     rows.set(name, { slider, field, grads, shown: null, value: null });
   }
-  const inside = model.trace.inputs.length - inputs.length;
+  const inside = model.structure.inputs.length - inputs.length;
   if (inside) {
     const lead = children.length ? `${inside} more inputs are` : `This program's ${inside} inputs are`;
     children.push(el("p", { class: "hint", text: `${lead} made inside its calls (weights in a class): change them in the program.` }));
@@ -43,10 +43,10 @@ export function buildInputs(container, model, ranges) {
 /** Refresh the numbers in the input rows. `showNumeric`: the central-difference check, which
  * reveals the final grads, so predict mode shows it only once they are revealed. */
 export function paintInputs(rows, model, view, decimals, showNumeric, editing) {
-  for (const input of model.trace.inputs) {
+  model.structure.inputs.forEach((input, i) => {
     const row = input.settable ? rows.get(input.name) : null;
-    if (!row) continue;
-    const value = model.byId[input.node].data;
+    if (!row) return;
+    const value = model.numbers.data[input.node];
     if (row.value !== value) {
       // each write costs a layout: only when the value moved (not on every step)
       // an empty field reads as Number("") === 0: compare the text too, or a 0 never shows
@@ -59,13 +59,14 @@ export function paintInputs(rows, model, view, decimals, showNumeric, editing) {
     const grad = state === GRAD_PENDING || state === GRAD_NONE ? "?" : formatNumber(view.grad[input.node], decimals);
     let numeric = "";
     if (showNumeric) {
-      if (input.skipped) numeric = "numerical: not checked (the graph is too large)";
-      else if (input.numeric === null) numeric = "numerical: not defined here";
-      else numeric = `numerical ${formatNumber(input.numeric, decimals)} (rel. error ${formatNumber(input.rel_error, 1)})`;
+      const check = model.numbers.checks[i];
+      if (!input.checked) numeric = "numerical: not checked (the graph is too large)";
+      else if (check.numeric === null) numeric = "numerical: not defined here";
+      else numeric = `numerical ${formatNumber(check.numeric, decimals)} (rel. error ${formatNumber(check.rel_error, 1)})`;
     }
     const key = `${grad}|${numeric}`;
-    if (row.shown === key) continue;
+    if (row.shown === key) return;
     row.shown = key;
     row.grads.replaceChildren(`grad ${grad}`, numeric ? " · " : "", numeric ? el("span", { class: "numeric", text: numeric }) : "");
-  }
+  });
 }

@@ -8,7 +8,7 @@ import { explanationContent, fitLines, narration, predictHint, predictQuestion }
 import { wireGraphInput } from "./graph-input.js";
 import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
 import { onStepKey } from "./keys.js";
-import { buildModel, clampStep, entryAt, fromTimeline, setStepOver, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
+import { buildModel, clampStep, drawnEdge, entryAt, fromTimeline, setStepOver, stepAt, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
 
@@ -115,9 +115,9 @@ export function createStepper(root, options = {}) {
   function previewView(model, j) {
     const view = viewAt(model, "backward", Math.max(j - 1, 0));
     if (j === 0) view.gradState.fill(1, 0); // before the seed nothing is known: pending
-    const step = model.trace.backward[j];
+    const step = stepAt(model, "backward", j);
     view.current = step.node;
-    view.edges = step.contributions.map((c) => `e${step.node}-${c.position}`);
+    view.edges = step.edges.map(([target, position]) => drawnEdge(model, `e${target}-${position}`));
     return view;
   }
 
@@ -203,9 +203,9 @@ export function createStepper(root, options = {}) {
     if (state.playing) startTimer();
   }
 
-  /** Show a new trace. keepLayout: drawn as the graph on show (the server then sends no SVG):
-   * keep the SVG and the view. fold: the server's folding of it (which element shows each node
-   * and edge). */
+  /** Show a new trace ({structure, numbers}). keepLayout: drawn as the graph on show (the
+   * server then sends no SVG): keep the SVG and the view. fold: the server's folding of it
+   * (which element shows each node and edge). */
   function load(trace, svg, source, { keepLayout = false, position: at = null, fold = null } = {}) {
     const model = buildModel(trace, source, fold, state.over && !state.predict);
     const kept = keepLayout && ui.graph && state.model?.count === model.count;
@@ -228,7 +228,7 @@ export function createStepper(root, options = {}) {
    * readable, around the current node (or the output), following the steps. */
   function fit() {
     ui.mode = "auto";
-    const id = ui.view?.current >= 0 ? ui.view.current : state.model?.trace.output;
+    const id = ui.view?.current >= 0 ? ui.view.current : state.model?.structure.output;
     if (ui.graph) fitReadable(ui.graph, id);
   }
 

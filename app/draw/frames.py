@@ -24,7 +24,7 @@ from app.draw.png import (
 from app.draw.svg import Theme, standalone_svg
 from engine.errors import GradstepError
 from engine.steps import Phase, step_count
-from engine.trace import Trace
+from engine.trace import Structure
 
 MAX_EXPORT_STEPS = 300  # forward + backward steps in one ZIP or GIF (each is a PNG to draw)
 MAX_EXPORT_PIXELS = 400_000_000  # all frames together, so one request cannot take minutes
@@ -48,12 +48,12 @@ class StepFile:
 
 
 def walk(
-    trace: Trace, phases: tuple[Phase, ...] = ("forward", "backward", "update")
+    structure: Structure, phases: tuple[Phase, ...] = ("forward", "backward", "update")
 ) -> list[StepFile]:
     """The steps of ``phases`` in the order the stepper plays them."""
     files: list[StepFile] = []
     for phase in phases:
-        count = step_count(trace, phase)
+        count = step_count(structure, phase)
         files += [StepFile(len(files) + 1 + k, phase, k) for k in range(count)]
     return files
 
@@ -107,12 +107,14 @@ class _Sink(io.RawIOBase):
         return out
 
 
-def zip_of_steps(picture: Picture, trace: Trace, theme: Theme, scale: float) -> Iterator[bytes]:
+def zip_of_steps(
+    picture: Picture, structure: Structure, theme: Theme, scale: float
+) -> Iterator[bytes]:
     """A standalone SVG and a PNG per step, in walk order, as the bytes of a ZIP as it is made
     (zipfile writes a streamed archive when its file cannot seek)."""
     sink = _Sink()
     with zipfile.ZipFile(sink, "w") as archive:
-        for step in walk(trace):
+        for step in walk(structure):
             svg = picture(step.phase, step.step)
             # the SVGs shrink about 10× with deflate; PNGs are compressed already
             archive.writestr(f"{step.stem}.svg", standalone_svg(svg, theme), zipfile.ZIP_DEFLATED)
@@ -122,7 +124,7 @@ def zip_of_steps(picture: Picture, trace: Trace, theme: Theme, scale: float) -> 
 
 
 def backward_gif(
-    picture: Picture, trace: Trace, theme: Theme, scale: float, delay_ms: int
+    picture: Picture, structure: Structure, theme: Theme, scale: float, delay_ms: int
 ) -> Iterator[bytes]:
     """The backward pass as a looping animated GIF, one frame per step, the last held three
     times as long so the finished gradients can be read before it starts over. One palette for
@@ -134,7 +136,7 @@ def backward_gif(
             return image.convert("RGB")
 
     palette = frame(None, None).quantize(colors=255, dither=Image.Dither.NONE)
-    steps = walk(trace, ("backward",))
+    steps = walk(structure, ("backward",))
     header, _ = GifImagePlugin.getheader(palette)
     yield b"".join(header) + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # loop for ever
     for k, step in enumerate(steps):

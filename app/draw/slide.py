@@ -8,8 +8,8 @@ import re
 from typing import Literal
 from xml.sax.saxutils import escape
 
-from app.numbers import DEFAULT_DECIMALS, render
-from engine.steps import Phase
+from app.numbers import DEFAULT_DECIMALS, format_number, row_cells
+from engine.steps import Phase, position
 from engine.trace import Trace
 
 Aspect = Literal["16:9", "4:3", "graph"]
@@ -36,24 +36,23 @@ def graph_aspect(aspect: Aspect, lines: int = 5) -> float:
 
 
 def caption(trace: Trace, phase: Phase | None, step: int | None) -> list[list[str]]:
-    """The explanation of a step as lines of cells: a title, then what the page writes."""
+    """The explanation of a step as lines of cells: a title, then what the page writes. No
+    step: the end of the walk (the program's update, when it makes one)."""
     d = DEFAULT_DECIMALS
-    if (phase is None or step is None) and trace.updates:
-        phase, step = "update", 0  # the end of the walk
+    structure = trace.structure
     if phase is None or step is None:
-        out = trace.nodes[trace.output]
-        return [[f"{out.name} = {render((out.data,), d)}, every grad found"]]
-    if phase == "update":
-        return [[trace.update_title]] + [[render(line, d)] for line in trace.update_text]
-    if phase == "forward":
-        return [[trace.forward[step].title], [render(trace.forward[step].text, d)]]
-    s = trace.backward[step]
+        last = structure.steps[-1] if structure.steps else None
+        if last is None or last.phase != "update":
+            out = structure.output
+            return [[f"{structure.nodes[out].name} = {format_number(trace.numbers.data[out], d)}"
+                     ", every grad found"]]  # fmt: skip
+        s = last
+    else:
+        s = structure.steps[position(structure, phase, step)]
     rows = [[s.title]]
-    for c in s.contributions:
-        rows.append([render(c.sum, d), f"{render(c.rule, d)} {render(c.value, d)}".strip()])
-        change = render(c.change, d) + (f", {c.note}" if c.note else "")
-        rows.append(["  " + render(c.product, d), change])
-    rows += [[render(note, d)] for note in s.notes]
+    for row in s.rows:
+        cells = row_cells(row, trace, d)
+        rows.append(["  " + cells[0], *cells[1:]] if row[0].role == "product" else cells)
     return rows
 
 

@@ -91,14 +91,16 @@ class DotGraph:
         def number(x: float | None) -> str:
             return "—" if x is None else format_number(x, decimals)
 
-        for n in self.trace.nodes:
-            fields = (short_label(n.name), f"data {number(n.data)}", f"grad {number(n.grad)}")
+        structure, numbers = self.trace.structure, self.trace.numbers
+        for n in structure.nodes:
+            data, grad = numbers.data[n.id], numbers.grad[n.id]
+            fields = (short_label(n.name), f"data {number(data)}", f"grad {number(grad)}")
             label = "{ " + " | ".join(record_field(f) for f in fields) + " }"
             dot.node(f"n{n.id}", label=label, shape="record")
             if n.op is not None:
                 dot.node(f"n{n.id}op", label=n.symbol or n.op)
                 dot.edge(f"n{n.id}op", f"n{n.id}")
-        for e in self.trace.edges:
+        for e in structure.edges:
             dot.edge(f"n{e.source}", f"n{e.target}op")
         return dot
 

@@ -35,7 +35,7 @@ from app.routes.graph import layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
 from engine.steps import Phase
-from engine.trace import Trace
+from engine.trace import Structure
 
 router = APIRouter(
     tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -124,17 +124,17 @@ def _frames(
     phases: tuple[Phase, ...],
     limit: PixelLimit,
     preferred: float,
-) -> tuple[Picture, Trace, float, int]:
+) -> tuple[Picture, Structure, float, int]:
     """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
     here, before the answer starts), and how many pictures."""
     drawn = _draw(request, graph, aspect)
     picture = pictures(drawn, aspect)
     first = picture(None, None)
-    steps = walk(drawn.trace, phases)
+    steps = walk(drawn.structure, phases)
     if scale is None:
         scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
     check_export(steps, first, scale, limit)
-    return picture, drawn.trace, scale, len(steps)
+    return picture, drawn.structure, scale, len(steps)
 
 
 @router.get(
@@ -147,7 +147,7 @@ def get_graph_png(
 ) -> Response:
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
     drawn = _draw(request, graph, aspect)
-    at.check(drawn.trace)
+    at.check(drawn.structure)
     svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
     default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
     png = svg_to_png(svg, graph.theme, scale or default)
@@ -167,10 +167,10 @@ def get_graph_zip(
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
     phases: tuple[Phase, ...] = ("forward", "backward")
     preferred = 2.0 if aspect == "graph" else 1.0
-    picture, trace, scale, frames = _frames(
+    picture, structure, scale, frames = _frames(
         request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
     )
-    chunks = zip_of_steps(picture, trace, graph.theme, scale)
+    chunks = zip_of_steps(picture, structure, graph.theme, scale)
     return _stream(chunks, "application/zip", filename(graph, ".zip"), frames)
 
 
@@ -189,8 +189,10 @@ def get_graph_gif(
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
     backward: tuple[Phase, ...] = ("backward",)
-    picture, trace, scale, frames = _frames(request, graph, aspect, scale, backward, GIF_LIMIT, 1.0)
-    chunks = backward_gif(picture, trace, graph.theme, scale, delay)
+    picture, structure, scale, frames = _frames(
+        request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
+    )
+    chunks = backward_gif(picture, structure, graph.theme, scale, delay)
     return _stream(chunks, "image/gif", filename(graph, "-backward.gif"), frames)
 
 
@@ -203,7 +205,7 @@ def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
-    at.check(drawn.trace)
+    at.check(drawn.structure)
     html = offline_html(drawn, graph.theme, at.phase, at.step)
     return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
 

@@ -24,12 +24,14 @@ def layout_of(request: Request) -> Layout:
 
 @router.post("/api/graph", response_model=GraphResponse)
 def post_graph(body: GraphRequest, request: Request) -> Response:
-    """The trace of a program, its finished graph as SVG, the layout backend and timings."""
+    """The trace of a program (its structure and its numbers), its finished graph as SVG, the
+    layout backend and timings."""
     values = parse_values(body.values) if isinstance(body.values, str) else body.values
     source = preset_source(body.source, body.preset)
     layout = layout_of(request)
     drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold)
-    return Response(graph_json(drawn, layout.backend, body.layout), media_type="application/json")
+    answer = graph_json(drawn, layout.backend, body.layout, body.structure)
+    return Response(answer, media_type="application/json")
 
 
 @router.get(
@@ -40,7 +42,7 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
 def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
-    at.check(drawn.trace)
+    at.check(drawn.structure)
     svg = standalone_svg(drawn.svg(at.phase, at.step), graph.theme)
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
 

@@ -10,15 +10,9 @@ from collections.abc import Sequence
 from engine.language import Call, Program
 from engine.notation import Parts
 from engine.trace import titles
-from engine.trace.data import (
-    BackwardStep,
-    CallInfo,
-    CallOutline,
-    Edge,
-    ForwardStep,
-    Node,
-    NodeOutline,
-)
+from engine.trace.data import CallInfo, CallOutline, Edge, Node, NodeOutline
+from engine.trace.slots import Slots
+from engine.trace.walk import Walk
 from engine.value import Value
 
 MAX_LISTED_OUTPUTS = 4  # a folded box lists this many of its values; more are counted
@@ -84,17 +78,21 @@ class Calls:
         self,
         outlines: Sequence[CallOutline],
         nodes: Sequence[Node],
-        forward: Sequence[ForwardStep],
-        backward: Sequence[BackwardStep],
+        walk: Walk,
+        forward_count: int,
+        slots: Slots,
+        totals: list[tuple[int, ...]],
     ) -> tuple[CallInfo, ...]:
-        """Each call's outline with its steps, stepped over as one."""
-        sent_at = {s.node: j for j, s in enumerate(backward) if not s.seed}
+        """Each call's outline with its steps, stepped over as one; ``totals`` receives, for
+        each line that sums what a call sends one value, the walk's lines it adds up."""
+        sent_at = {node: j for j, node in enumerate(walk.step_nodes) if j > 0}
         infos = []
         for call in outlines:
             first, last = call.first, call.last
             around = self._chain(self.parents[call.id])  # "in MLP 1": which Layer 1 this is
             computed = [c for i in range(first, last + 1) if (c := nodes[i].computed_at) >= 0]
             sent = [sent_at[i] for i in range(first, last + 1) if i in sent_at]
+            count = len(walk.step_nodes)
             infos.append(
                 CallInfo(
                     id=call.id,
@@ -105,10 +103,16 @@ class Calls:
                     last=last,
                     outputs=call.outputs,
                     inputs=call.inputs,
-                    forward=_forward([nodes[o] for o in call.outputs], self.where),
-                    backward=_backward(first, last, nodes, backward, self.where),
-                    forward_title=_run_title("forward", computed, len(forward), call.title, around),
-                    backward_title=_run_title("backward", sent, len(backward), call.title, around),
+                    forward=tuple(
+                        map(slots.line, _forward([nodes[o] for o in call.outputs], self.where))
+                    ),
+                    backward=tuple(
+                        map(slots.line, _backward(first, last, nodes, walk, self.where, totals))
+                    ),
+                    forward_title=_run_title(
+                        "forward", computed, forward_count, call.title, around
+                    ),
+                    backward_title=_run_title("backward", sent, count, call.title, around),
                 )
             )
         return tuple(infos)
@@ -170,7 +174,11 @@ def _forward(outputs: list[Node], where: dict[int, str]) -> tuple[Parts, ...]:
     if len(outputs) > MAX_LISTED_OUTPUTS:
         return ((f"{len(outputs)} values computed",),)
     return tuple(
-        (f"{out.name} = ", out.data, f"   ({where[out.id]})" if out.id in where else "")
+        (
+            f"{out.name} = ",
+            ("data", out.id, "n"),
+            f"   ({where[o]})" if (o := out.id) in where else "",
+        )
         for out in outputs
     )
 
@@ -179,25 +187,23 @@ def _backward(
     first: int,
     last: int,
     nodes: Sequence[Node],
-    steps: Sequence[BackwardStep],
+    walk: Walk,
     where: dict[int, str],
+    totals: list[tuple[int, ...]],
 ) -> tuple[Parts, ...]:
     """``w[0].grad += 0.0123 (w[0] of Neuron 3, Layer 1)``, one line for each value outside
     the call that its backward steps send gradient to: the sum of those contributions, and the
     grad before and after."""
-    totals: dict[int, list[float]] = {}  # operand → [sum, before, after]
-    for step in steps:
-        if step.seed or not first <= step.node <= last:
-            continue
-        for c in step.contributions:
-            if first <= c.operand <= last:
-                continue
-            entry = totals.setdefault(c.operand, [0.0, c.grad_before, c.grad_after])
-            entry[0] += c.contribution
-            entry[2] = c.grad_after
-    return tuple(
-        (f"{nodes[o].grad_name} += ", total,
-         f" ({nodes[o].name} of {where[o]})" if o in where else "",
-         f",   {nodes[o].grad_name}: ", before, " → ", after)
-        for o, (total, before, after) in sorted(totals.items())
-    )  # fmt: skip
+    sent: dict[int, list[int]] = {}  # operand → the walk's lines that send it gradient
+    for k, line in enumerate(walk.lines):
+        if first <= line.node <= last and not first <= line.operand <= last:
+            sent.setdefault(line.operand, []).append(k)
+    out: list[Parts] = []
+    for o, lines in sorted(sent.items()):
+        totals.append(tuple(lines))
+        name = nodes[o].grad_name
+        out.append((f"{name} += ", ("total", len(totals) - 1, "n"),
+                    f" ({nodes[o].name} of {where[o]})" if o in where else "",
+                    f",   {name}: ", ("before", lines[0], "n"), " → ",
+                    ("after", lines[-1], "n")))  # fmt: skip
+    return tuple(out)

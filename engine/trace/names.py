@@ -1,5 +1,5 @@
-"""Each value's one name (NOTATION.md): the user's, a constant's number, else one made from its
-op and its operands' names."""
+"""Each value's one name (docs/notation.md): the user's, a constant's number, else one made from
+its op and its operands' names."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ class Names:
     from the source text, which says ``c`` where the graph, after ``c += 1``, has ``c₁``."""
 
     def __init__(self, program: Program, ids: dict[Value, int], order: list[Value]) -> None:
+        self.ids = ids
         self.names: dict[Value, str] = {}
         for v in order:  # operands first: a made name is written in its operands' names
             user = v.label or program.labels.get(v)
@@ -38,6 +39,7 @@ class Names:
         twice = len(v.parents) == 2 and v.parents[0] is v.parents[1]
         markers = notation.position_markers(2) if twice else ("", "")
         operands = tuple(
-            Operand(self(p), p.data, markers[i], p.constant) for i, p in enumerate(v.parents)
+            Operand(self(p), ("data", self.ids[p]), markers[i], p.data if p.constant else None)
+            for i, p in enumerate(v.parents)
         )
-        return Result(name, v.data, v.op, operands)
+        return Result(name, ("data", self.ids[v]), v.op, operands)

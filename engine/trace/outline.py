@@ -2,8 +2,8 @@
 the operand edges, each call's title and run of ids), made before any step is written.
 
 The app hands the outline's DOT to Graphviz, a process of its own, and writes the steps
-(``engine.trace`` with the outline) while Graphviz lays it out. A trace has the same fields, so
-a drawing reads either (``Drawable``).
+(``engine.trace`` with the outline) while Graphviz lays it out. A trace's structure has the
+same fields, so a drawing reads either (``Drawable``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TypeAlias
 from engine.graph import topological_order
 from engine.language import Program
 from engine.trace.calls import Calls, innermost_calls
-from engine.trace.data import CallOutline, Edge, Kind, NodeOutline, Trace
+from engine.trace.data import CallOutline, Edge, Kind, NodeOutline, Structure
 from engine.trace.names import Names
 from engine.value import Value
 
@@ -32,7 +32,7 @@ class Outline:
     made_in: Calls
 
 
-Drawable: TypeAlias = Outline | Trace  # what a drawing reads: the fields the two share
+Drawable: TypeAlias = Outline | Structure  # what a drawing reads: the fields the two share
 
 
 def outline(program: Program) -> Outline:

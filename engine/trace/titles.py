@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine import notation
 from engine.errors import Span
-from engine.notation import Parts
+from engine.notation import Parts, Ref
 
 MAX_LISTED_UPDATES = 6  # a gradient step's explanation lists this many changed values
 
 
 def update_text(
-    source: str, changed: Sequence[tuple[str, str, float, float, Span]]
+    source: str, changed: Sequence[tuple[str, str, Ref, Ref, Span]]
 ) -> tuple[str, tuple[Parts, ...]]:
     """A gradient step after backward(), in the program's own words: a title naming the
     statement that made it, then ``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245`` for the
@@ -28,7 +29,7 @@ def update_text(
     title = f"After backward: {' and '.join(written)} changes {len(changed)} values"
     out: list[Parts] = []
     for name, where, before, after, _ in changed[:MAX_LISTED_UPDATES]:
-        out.append((f"{name}.data{f' ({where})' if where else ''}: ", before, " → ", after))
+        out.append(notation.update_text(name, where, before, after))
     if len(changed) > MAX_LISTED_UPDATES:
         out.append((f"… and {len(changed) - MAX_LISTED_UPDATES} more",))
     return title, tuple(out)

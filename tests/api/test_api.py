@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from urllib.parse import quote
@@ -19,8 +20,13 @@ def ids_in(svg: str) -> dict[str, ET.Element]:
     return {el.get("id"): el for el in ET.fromstring(svg).iter() if el.get("id")}
 
 
-def node(body: dict, label: str) -> dict:
-    return next(n for n in body["trace"]["nodes"] if n["name"] == label)
+def node(body: dict, label: str, structure: dict | None = None) -> dict:
+    """A node of an answer, with its data and grad from the answer's numbers (``structure``:
+    the one the client holds, when the answer sent none)."""
+    nodes = (body["structure"] or structure or {})["nodes"]
+    found = next(n for n in nodes if n["name"] == label)
+    numbers = body["numbers"]
+    return {**found, "data": numbers["data"][found["id"]], "grad": numbers["grad"][found["id"]]}
 
 
 def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) -> None:
@@ -28,17 +34,18 @@ def test_readme_program_numbers_and_every_node_in_the_svg(client: TestClient) ->
     assert response.status_code == 200, response.text
     body = response.json()
     GraphResponse.model_validate_json(response.content)  # exactly what /openapi.json promises
-    output = body["trace"]["nodes"][body["trace"]["output"]]
-    assert round(output["data"], 4) == 24.7041
+    structure = body["structure"]
+    output = structure["nodes"][structure["output"]]
+    assert round(body["numbers"]["data"][output["id"]], 4) == 24.7041
     assert round(node(body, "a")["grad"], 4) == 138.8338
     assert round(node(body, "b")["grad"], 4) == 645.5773
     elements = ids_in(body["svg"])
-    for n in body["trace"]["nodes"]:
+    for n in structure["nodes"]:
         assert f"n{n['id']}" in elements and f"n{n['id']}-label" in elements
         assert (f"n{n['id']}-grad" in elements) == (n["kind"] != "constant")
         if n["op"]:
             assert elements[f"n{n['id']}-op"].text == n["symbol"]
-    for e in body["trace"]["edges"]:
+    for e in structure["edges"]:
         assert f"e{e['target']}-{e['position']}" in elements
     assert elements[f"n{output['id']}-data"].text == "24.7041"
     assert body["backend"] == client.get("/healthz").json()["backend"]
@@ -68,10 +75,28 @@ def test_a_client_that_names_the_layout_it_shows_is_not_sent_it_again(
     moved = {"source": source, "values": {"x": 1.0}, "layout": first["layout"]}
     second = client.post("/api/graph", json=moved).json()
     assert second["svg"] is None and second["layout"] == first["layout"]
-    assert node(second, "x")["data"] == 1.0  # the trace is the new one
+    assert node(second, "x")["data"] == 1.0  # the numbers are the new ones
     other = client.post("/api/graph", json={**moved, "source": source + "p = o * o\n"}).json()
     assert other["svg"] and other["layout"] != first["layout"]  # drawn otherwise: sent whole
     bad = client.post("/api/graph", json={"source": source, "layout": "<svg>"})
+    assert bad.status_code == 422 and bad.json()["error"]["kind"] == "request"
+
+
+def test_a_client_that_holds_the_structure_is_sent_the_numbers_alone(client: TestClient) -> None:
+    source = "x = 2.0\nw = -3.0\nb = 6.5\nn = x*w + b\no = n.tanh()\n"
+    first = client.post("/api/graph", json={"source": source}).json()
+    assert len(first["digest"]) == 16 and first["structure"]["nodes"]
+    moved = {"source": source, "values": {"x": 1.0}, "structure": first["digest"]}
+    second = client.post("/api/graph", json=moved).json()
+    assert second["structure"] is None and second["digest"] == first["digest"]
+    assert node(second, "x", first["structure"])["data"] == 1.0
+    assert node(second, "o", first["structure"])["data"] == pytest.approx(math.tanh(3.5))
+    assert len(second["numbers"]["slots"]) == len(first["structure"]["slots"])
+    # another program (a label changes the words): the whole structure again
+    renamed = source.replace("n = x*w + b\no = n.tanh()", "m = x*w + b\no = m.tanh()")
+    other = client.post("/api/graph", json={**moved, "source": renamed})
+    assert other.json()["structure"] and other.json()["digest"] != first["digest"]
+    bad = client.post("/api/graph", json={"source": source, "structure": "not hex"})
     assert bad.status_code == 422 and bad.json()["error"]["kind"] == "request"
 
 

@@ -92,7 +92,7 @@ def test_training_events_stream_uncompressed_one_at_a_time(client: TestClient) -
 def test_the_client_reads_a_gzipped_graph_transparently(client: TestClient) -> None:
     response = client.post("/api/graph", json={"source": MICROGRAD_README})
     assert response.headers["content-encoding"] == "gzip"
-    assert response.json()["trace"]["nodes"]
+    assert response.json()["structure"]["nodes"]
 
 
 def test_the_svg_has_no_title_comment_or_font_per_node(client: TestClient) -> None:

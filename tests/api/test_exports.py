@@ -153,7 +153,7 @@ def test_zip_holds_one_png_and_one_svg_per_step_in_walk_order(client: TestClient
     assert response.headers["content-disposition"].startswith("attachment; filename=")
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     names = archive.namelist()
-    steps = len(graph["trace"]["forward"]) + len(graph["trace"]["backward"])
+    steps = sum(s["phase"] in ("forward", "backward") for s in graph["structure"]["steps"])
     pngs = [n for n in names if n.endswith(".png")]
     svgs = [n for n in names if n.endswith(".svg")]
     assert len(pngs) == len(svgs) == steps == 5
@@ -185,7 +185,7 @@ def test_gif_has_a_frame_per_backward_step_with_the_chosen_delay(client: TestCli
     assert response.status_code == 200
     assert response.headers["content-type"] == "image/gif"
     gif = Image.open(io.BytesIO(response.content))
-    assert gif.n_frames == len(graph["trace"]["backward"]) == 3
+    assert gif.n_frames == sum(s["phase"] == "backward" for s in graph["structure"]["steps"]) == 3
     assert gif.size == (1920, 1080)
     durations = []
     for k in range(gif.n_frames):

@@ -9,7 +9,7 @@ import signal
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -168,14 +168,14 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
         layout = client.app.state.layout  # type: ignore[attr-defined]
         in_layout = threading.Event()
         release = threading.Event()
-        original = layout.svg
+        original = layout.start
 
-        def held_svg(source: str, meanwhile: Callable[[], object] | None = None) -> str:
+        def held_start(source: str) -> object:  # in the layout stage, holding its one slot
             in_layout.set()
             release.wait(30)
-            return original(source, meanwhile)
+            return original(source)
 
-        layout.svg = held_svg
+        layout.start = held_start
         holder = threading.Thread(
             target=lambda: client.post("/api/graph", json={"source": "q = 3.0 * 2.0"})
         )
@@ -194,7 +194,7 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
         finally:
             release.set()
             holder.join(30)
-            del layout.svg
+            del layout.start
         assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
 
 
@@ -265,8 +265,8 @@ def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
     with TestClient(create_app(LayoutSettings(backend="dot", timeout=0.5))) as client:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         calls: list[int] = []
-        original = layout.svg
-        layout.svg = lambda source, meanwhile=None: calls.append(1) or original(source, meanwhile)
+        original = layout.start
+        layout.start = lambda source: calls.append(1) or original(source)
         slow = {"source": slow_source()}
         for attempt in (1, 2):
             response = client.post("/api/graph", json=slow)

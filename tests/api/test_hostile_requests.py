@@ -130,7 +130,7 @@ def test_labels_cannot_inject_dot_or_svg(client: TestClient, source: str) -> Non
     body = response.json()
     assert_safe_svg(body["svg"])
     # every node drawn once, with its own texts: the label did not split the record
-    nodes = body["trace"]["nodes"]
+    nodes = body["structure"]["nodes"]
     assert len(re.findall(r'<g id="n\d+" class="', body["svg"])) == len(nodes)
     for node in nodes:
         assert len(re.findall(rf'<text id="n{node["id"]}-label"', body["svg"])) == 1
@@ -286,15 +286,17 @@ def test_any_label_string_is_drawn_as_text(client: TestClient) -> None:
     string (micrograd's ``e.label = ...``): every character reaches the drawing as text."""
     import engine
     from app.draw.dot import dot_source, short_label
-    from app.draw.texts import slot_texts, step_state
+    from app.draw.texts import slot_texts
+    from engine.steps import state_at
 
     layout = client.app.state.layout  # type: ignore[attr-defined]
     for hostile in [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]:
         program = engine.parse("a = 2.0\nb = a * a\n")
         for value in program.labels:
             value.label = hostile
-        trace = engine.trace(program)
-        svg = layout.template(dot_source(trace)).template.fill(slot_texts(trace, step_state(trace)))
+        t = engine.trace(program)
+        texts = slot_texts(t.structure, t.numbers, state_at(t.structure))
+        svg = layout.template(dot_source(t.structure)).template.fill(texts)
         assert_safe_svg(svg)
         root = ET.fromstring(svg)
         labels = [

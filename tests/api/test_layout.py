@@ -51,7 +51,7 @@ layout.close()
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_same_dot_lays_out_the_same_in_fresh_processes(backend: str) -> None:
-    dot = dot_source(engine.trace(engine.parse(mlp_source((2, 4, 4, 1)))))
+    dot = dot_source(engine.trace(engine.parse(mlp_source((2, 4, 4, 1)))).structure)
     svgs = [
         subprocess.run(
             [sys.executable, "-c", LAY_OUT_TWICE, backend],
@@ -118,10 +118,12 @@ def preset_dots() -> list[str]:
     graph a dot that had drawn a graph before laid out differently in 7 runs of 20."""
     dots = []
     for preset in PRESETS:
-        trace = engine.trace(engine.parse(preset.source))
+        trace = engine.trace(engine.parse(preset.source)).structure
         fold = fold_view(trace, folded_calls(trace, "auto"))
         dots.append(dot_source(trace, choose_rankdir(trace, None, fold), fold))
-    mlp = engine.trace(engine.parse(next(p.source for p in PRESETS if p.id == "lecture-mlp")))
+    mlp = engine.trace(
+        engine.parse(next(p.source for p in PRESETS if p.id == "lecture-mlp"))
+    ).structure
     return [*dots, dot_source(mlp, "TB", fold_view(mlp, frozenset()))]
 
 
@@ -142,9 +144,9 @@ def test_a_spare_dot_draws_what_a_new_dot_draws() -> None:
 @needs_dot
 def test_dot_lays_a_graph_out_while_the_steps_are_written() -> None:
     """The 979-value MLP's DOT, more than a pipe holds, goes into the spare's enlarged pipe at
-    once, so dot lays it out while ``meanwhile`` (the trace's steps) runs: its SVG is waiting
-    before ``meanwhile`` returns, and it is the SVG drawn without one."""
-    mlp = engine.trace(engine.parse(mlp_source()))
+    once, so dot lays it out while the caller writes the trace: its SVG is waiting before the
+    caller asks for it, and it is the SVG drawn without waiting."""
+    mlp = engine.trace(engine.parse(mlp_source())).structure
     dot = dot_source(mlp, choose_rankdir(mlp))
     assert len(dot.encode()) > 65536
     runner = DotRunner()
@@ -152,23 +154,19 @@ def test_dot_lays_a_graph_out_while_the_steps_are_written() -> None:
         runner.keep_spare()
         spare = runner._spare
         assert spare is not None and spare.stdout is not None
-        drawn_meanwhile: list[bool] = []
-
-        def meanwhile() -> None:
-            drawn_meanwhile.append(bool(select.select([spare.stdout], [], [], 30)[0]))
-
-        assert runner.layout(dot, 60, meanwhile) == DotRunner().layout(dot, 60)
-        assert drawn_meanwhile == [True]
+        job = runner.begin(dot)  # handed over: the caller goes on with the steps
+        assert select.select([spare.stdout], [], [], 30)[0]  # drawn, nobody waiting for it
+        assert job.result(60) == DotRunner().layout(dot, 60)
     finally:
         runner.close()
 
 
-def test_the_time_limit_counts_from_the_handover_not_from_the_end_of_meanwhile() -> None:
+def test_the_time_limit_counts_from_the_handover_not_from_when_the_result_is_asked() -> None:
     """A layout not done within the limit is refused, however long the steps took beside it
     (a "dot" here that answers after 3.75 s, a limit of 2 s, steps of 2.5 s: refused at 3 s,
     the steps' end and COLLECT_S, where counting after the steps waited until 4.5 s and took
     it); one done meanwhile is read."""
-    from app.draw.layout.dot_backend import _run
+    from app.draw.layout.dot_backend import DotJob
 
     def fake_dot(delay: float) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
@@ -178,19 +176,23 @@ def test_the_time_limit_counts_from_the_handover_not_from_the_end_of_meanwhile()
             stderr=subprocess.PIPE,
         )
 
+    late = DotJob(fake_dot(3.75), "digraph { late }")
+    time.sleep(2.5)
     with pytest.raises(GradstepError, match="did not finish within 2 s"):
-        _run(fake_dot(3.75), "digraph { late }", 2.0, lambda: time.sleep(2.5))
-    assert _run(fake_dot(0), "digraph { done }", 0.2, lambda: time.sleep(0.5)) == "digraph { done }"
+        late.result(2.0)
+    done = DotJob(fake_dot(0), "digraph { done }")
+    time.sleep(0.5)
+    assert done.result(0.2) == "digraph { done }"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_what_runs_meanwhile_runs_once_and_changes_no_drawing(backend: str) -> None:
+def test_a_layout_collected_later_is_the_same_drawing(backend: str) -> None:
     layout = Layout(LayoutSettings(backend, 60.0))
     try:
-        calls: list[str] = []
         for dot in preset_dots():
-            assert layout.svg(dot, lambda: calls.append("meanwhile")) == layout.svg(dot)
-        assert calls == ["meanwhile"] * len(preset_dots())
+            job = layout.start(dot)
+            engine.trace(engine.parse(PRESETS[0].source))  # work beside it, as a request does
+            assert job.result(60) == layout.svg(dot)
     finally:
         layout.close()
 

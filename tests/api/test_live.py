@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -60,9 +60,10 @@ def test_readme_program_over_a_real_socket(live: LiveServer) -> None:
     response = httpx.post(f"{live.url}/api/graph", json={"source": MICROGRAD_README}, timeout=60)
     assert response.status_code == 200
     body = response.json()
-    nodes = {n["name"]: n for n in body["trace"]["nodes"]}
-    assert round(nodes["a"]["grad"], 4) == 138.8338 and round(nodes["b"]["grad"], 4) == 645.5773
-    for n in body["trace"]["nodes"]:
+    grads = body["numbers"]["grad"]
+    nodes = {n["name"]: grads[n["id"]] for n in body["structure"]["nodes"]}
+    assert round(nodes["a"], 4) == 138.8338 and round(nodes["b"], 4) == 645.5773
+    for n in body["structure"]["nodes"]:
         assert f'id="n{n["id"]}"' in body["svg"]
     assert httpx.get(f"{live.url}/healthz").json()["backend"] == body["backend"]
 
@@ -71,14 +72,14 @@ def test_slow_graph_is_refused_while_a_normal_one_is_served(live: LiveServer) ->
     layout = live.app.state.layout
     slow = slow_source()
     in_layout = threading.Event()
-    original = layout.svg
+    original = layout.start
 
-    def spying_svg(source: str, meanwhile: Callable[[], object] | None = None) -> str:
+    def spying_start(source: str) -> object:
         if len(source) > 100_000:  # the slow graph's DOT
             in_layout.set()
-        return original(source, meanwhile)
+        return original(source)
 
-    layout.svg = spying_svg
+    layout.start = spying_start
     finished: list[str] = []
     answers: dict[str, httpx.Response] = {}
 
@@ -93,7 +94,7 @@ def test_slow_graph_is_refused_while_a_normal_one_is_served(live: LiveServer) ->
         send("normal", "x = 2.0\ny = x * x + 1\n")
         slow_thread.join()
     finally:
-        del layout.svg
+        del layout.start
     assert finished == ["normal", "slow"]
     assert answers["normal"].status_code == 200
     assert answers["slow"].status_code == 422

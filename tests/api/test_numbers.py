@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.numbers import MAX_DECIMALS, format_number, render
+from engine.trace import Trace
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "format_golden.json").read_text("utf-8"))
 
@@ -27,9 +29,27 @@ def test_the_drifts_of_issue_12_are_gone() -> None:
     assert format_number(1.234e-5, 4) == "1.234e−5"  # not 0.0000: it is not zero
 
 
+def line(*parts: str | tuple[str, float]) -> tuple[tuple[int | str, ...], Trace]:
+    """A line whose numbers are slots of a trace made for it: ("f", -3.0) is a factor."""
+    kinds, values, out = "", [], []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            out.append(len(values))
+            kinds += p[0]
+            values.append(p[1])
+    trace = SimpleNamespace(
+        structure=SimpleNamespace(slots=kinds), numbers=SimpleNamespace(slots=values)
+    )
+    return tuple(out), trace  # type: ignore[return-value]
+
+
 def test_parts_render_factors_bracketed_when_negative() -> None:
-    assert render(("= ", (-3.0,), " × ", (0.5,), " = ", -1.5)) == "= (−3.0000) × 0.5000 = −1.5000"
-    assert render(("x = ", 2.0), decimals=1) == "x = 2.0"
+    parts = line("= ", ("f", -3.0), " × ", ("f", 0.5), " = ", ("n", -1.5))
+    assert render(*parts) == "= (−3.0000) × 0.5000 = −1.5000"
+    assert render(*line("x = ", ("n", 2.0)), decimals=1) == "x = 2.0"
+    assert render(*line("= ", ("w", 0.0))) == "= 0"  # relu's local derivative: a whole number
 
 
 def _half_up(x: float, decimals: int) -> str:
@@ -56,6 +76,6 @@ def test_fixed_point_rounds_ties_away_from_zero_like_the_rule(x: float, decimals
 
 def test_a_factor_written_with_an_exponent_is_bracketed_like_a_negative_one() -> None:
     # "1.000e−6²" reads as 10^−36; tanh's rule at a tiny value squares its output
-    assert render(("(1 − ", (1e-6,), "²)")) == "(1 − (1.000e−6)²)"
-    assert render(("= ", (-2.0,), "²")) == "= (−2.0000)²"
-    assert render(("= ", (0.5,), " × ", 1e-6)) == "= 0.5000 × 1.000e−6"  # only factors
+    assert render(*line("(1 − ", ("f", 1e-6), "²)")) == "(1 − (1.000e−6)²)"
+    assert render(*line("= ", ("f", -2.0), "²")) == "= (−2.0000)²"
+    assert render(*line("= ", ("f", 0.5), " × ", ("n", 1e-6))) == "= 0.5000 × 1.000e−6"  # factors

@@ -12,22 +12,21 @@ import engine
 from app.draw.dot import MAX_DRAWN_VALUES, PLACEHOLDER, choose_rankdir, dot_source, record_field
 from app.draw.fold import fold_view, folded_calls, parse_fold
 from app.draw.layout import Layout
-from app.draw.texts import slot_texts, step_state
+from app.draw.texts import slot_texts
 from app.numbers import BOX_CHARS, format_number
 from app.presets import MICROGRAD_README, PRESETS
 from engine import GradstepError, Value, trace_value
-from engine.steps import grad_bin
-from engine.trace import Trace
+from engine.steps import grad_bin, position, state_at
+from engine.trace import Structure, Trace
 
 
-def texts_at(trace: Trace, phase: str | None = None, step: int | None = None) -> dict[str, str]:
-    return slot_texts(trace, step_state(trace, phase, step))  # type: ignore[arg-type]
+def texts_at(t: Trace, phase: str | None = None, step: int | None = None) -> dict[str, str]:
+    at = None if phase is None or step is None else position(t.structure, phase, step)  # type: ignore[arg-type]
+    return slot_texts(t.structure, t.numbers, state_at(t.structure, at))
 
 
-def draw_svg(
-    layout: Layout, trace: Trace, phase: str | None = None, step: int | None = None
-) -> str:
-    return layout.template(dot_source(trace)).template.fill(texts_at(trace, phase, step))
+def draw_svg(layout: Layout, t: Trace, phase: str | None = None, step: int | None = None) -> str:
+    return layout.template(dot_source(t.structure)).template.fill(texts_at(t, phase, step))
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,7 +40,8 @@ def test_readme_graph_has_every_node_op_and_edge_with_contract_ids(layout: Layou
     trace = engine.trace(engine.parse(MICROGRAD_README))
     svg = draw_svg(layout, trace)
     elements = by_id(svg)
-    for node in trace.nodes:
+    structure = trace.structure
+    for node in structure.nodes:
         assert "node value kind-" + node.kind in elements[f"n{node.id}"].get("class", "")
         assert f"n{node.id}-label" in elements
         # a constant is just its number; every other value shows its data and its grad
@@ -49,11 +49,11 @@ def test_readme_graph_has_every_node_op_and_edge_with_contract_ids(layout: Layou
         if node.op:  # the op that made it, in its own cell of the value's box
             assert f"op-{node.op}" in elements[f"n{node.id}"].get("class", "").split()
             assert elements[f"n{node.id}-op"].text == node.symbol
-    for edge in trace.edges:
+    for edge in structure.edges:
         assert elements[f"e{edge.target}-{edge.position}"].get("class") == "edge operand"
-    g = elements[f"n{trace.output}-data"].text
+    g = elements[f"n{structure.output}-data"].text
     assert g == "24.7041"
-    a = next(n for n in trace.nodes if n.name == "a")
+    a = next(n for n in structure.nodes if n.name == "a")
     assert elements[f"n{a.id}-grad"].text == "138.8338"
     assert elements[f"n{a.id}-label"].text == "a"
     assert ET.fromstring(svg).get("class") == "gradstep-graph"
@@ -67,7 +67,7 @@ def test_hostile_labels_cannot_break_the_dot_or_the_svg(layout: Layout) -> None:
     trace = trace_value(root)
     svg = draw_svg(layout, trace)
     elements = by_id(svg)  # parses: the SVG is well-formed XML
-    drawn = {elements[f"n{n.id}-label"].text or "" for n in trace.nodes}
+    drawn = {elements[f"n{n.id}-label"].text or "" for n in trace.structure.nodes}
     assert {'x{}|<>"', "\\", "a\\nb", "</text><script>", "&amp;", "]; evil ["} <= drawn
     assert not any(el.tag == SVG + "script" for el in ET.fromstring(svg).iter())
 
@@ -91,8 +91,8 @@ def test_value_only_change_reuses_layout_with_identical_positions(layout: Layout
         return out
 
     first, second = trace_value(graph(-4.0)), trace_value(graph(0.25))
-    laid = layout.template(dot_source(first))
-    again = layout.template(dot_source(second))
+    laid = layout.template(dot_source(first.structure))
+    again = layout.template(dot_source(second.structure))
     assert again.cached and again.layout_ms == 0 and again.template is laid.template
     svg1 = laid.template.fill(texts_at(first))
     svg2 = again.template.fill(texts_at(second))
@@ -103,16 +103,16 @@ def test_value_only_change_reuses_layout_with_identical_positions(layout: Layout
 
 
 def test_rankdir_and_big_graph_settings_reach_the_dot() -> None:
-    small = trace_value(Value(1.0) * 2)
+    small = trace_value(Value(1.0) * 2).structure
     assert "rankdir=TB" in dot_source(small, "TB")
     assert "nslimit" not in dot_source(small)
     x = Value(1.0, label="x")
     for _ in range(200):
         x = x * 1.0001
-    assert "nslimit=2" in dot_source(trace_value(x))
+    assert "nslimit=2" in dot_source(trace_value(x).structure)
 
 
-def _drawn_scale(t: Trace, rankdir: str, aspect: float, fold=None) -> float:
+def _drawn_scale(t: Structure, rankdir: str, aspect: float, fold=None) -> float:
     """How large Graphviz's drawing comes out in a view of ``aspect`` (pixels per point)."""
     svg = subprocess.run(
         ["dot", "-Tsvg"], input=dot_source(t, rankdir, fold), capture_output=True, text=True
@@ -129,16 +129,16 @@ def test_the_direction_that_fills_the_view_is_chosen() -> None:
     leaves = [Value(float(i), label=f"x{i}") for i in range(16)]
     while len(leaves) > 1:  # a balanced tree: 16 inputs side by side, four sums deep
         leaves = [a + b for a, b in zip(leaves[::2], leaves[1::2], strict=True)]
-    assert choose_rankdir(trace_value(chain), 16 / 9) == "LR"  # a long chain lies down
-    assert choose_rankdir(trace_value(chain), 9 / 16) == "TB"  # ... or stands up on a phone
-    assert choose_rankdir(trace_value(leaves[0]), 16 / 9) == "TB"
+    assert choose_rankdir(trace_value(chain).structure, 16 / 9) == "LR"  # a chain lies down
+    assert choose_rankdir(trace_value(chain).structure, 9 / 16) == "TB"  # or stands on a phone
+    assert choose_rankdir(trace_value(leaves[0]).structure, 16 / 9) == "TB"
 
 
 @pytest.mark.parametrize("aspect", [16 / 9, 2.7, 0.6])
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
 def test_the_chosen_direction_draws_the_graph_nearly_as_large_as_the_best(preset, aspect) -> None:
     """Against the real layout: the estimate may prefer left to right near a tie, never by much."""
-    t = engine.trace(engine.parse(preset.source))
+    t = engine.trace(engine.parse(preset.source)).structure
     fold = fold_view(t, folded_calls(t, parse_fold(None)))
     scale = {rankdir: _drawn_scale(t, rankdir, aspect, fold) for rankdir in ("LR", "TB")}
     assert scale[choose_rankdir(t, aspect, fold)] >= 0.85 * max(scale.values())
@@ -149,18 +149,19 @@ def test_too_many_values_is_refused_by_name() -> None:
     for _ in range(MAX_DRAWN_VALUES // 2 + 1):
         x = x + 1.0
     with pytest.raises(GradstepError, match="draws at most 2,000") as error:
-        dot_source(trace_value(x))
+        dot_source(trace_value(x).structure)
     assert error.value.kind == "limit"
 
 
 def test_forward_step_states() -> None:
     trace = engine.trace(engine.parse(MICROGRAD_README))
     texts = texts_at(trace, "forward", 0)
-    first = trace.forward[0].node
+    structure = trace.structure
+    first = structure.steps[0].node
     assert "current" in texts[f"n{first}.class"] and "data-known" in texts[f"n{first}.class"]
-    assert texts[f"n{trace.output}.data"] == "?"
-    assert "data-pending" in texts[f"n{trace.output}.class"]
-    assert all(texts[f"n{n.id}.grad"] in ("?", "—") for n in trace.nodes)
+    assert texts[f"n{structure.output}.data"] == "?"
+    assert "data-pending" in texts[f"n{structure.output}.class"]
+    assert all(texts[f"n{n.id}.grad"] in ("?", "—") for n in structure.nodes)
     assert texts[f"e{first}-0.class"] == "edge operand current"
 
 

@@ -77,7 +77,7 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     assert process.wait(60) in (0, -signal.SIGTERM)
 
     assert graph[0].status_code == 200, graph[0].text  # finished, though the signal came first
-    assert len(graph[0].json()["trace"]["nodes"]) > 100
+    assert len(graph[0].json()["structure"]["nodes"]) > 100
     kinds = [kind for kind, _ in events]
     assert kinds[0] == "start" and kinds[-1] == "done", kinds
     done = events[-1][1]

@@ -270,9 +270,10 @@ def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None
     inspected = TrainInspectResponse.model_validate(answer.json())
     assert parse(inspected.source).output.data == inspected.loss
     assert inspected.url.startswith("/?source=")
-    graph = client.post("/api/graph", json={"source": inspected.source}).json()["trace"]
-    output = next(n for n in graph["nodes"] if n["id"] == graph["output"])
-    assert output["data"] == inspected.loss and output["name"] == "loss"
+    graph = client.post("/api/graph", json={"source": inspected.source}).json()
+    structure = graph["structure"]
+    output = structure["nodes"][structure["output"]]
+    assert graph["numbers"]["data"][output["id"]] == inspected.loss and output["name"] == "loss"
 
     wrong = client.post("/api/train/inspect", json={**body, "parameters": [0.0] * 5})
     assert wrong.status_code == 422 and "this model has 33, not 5" in wrong.text
@@ -284,7 +285,7 @@ def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None
     )
     assert inspected.values == 982  # micrograd's demo model: drawn folded, no size limit
     drawn = client.post("/api/graph", json={"source": inspected.source}).json()
-    assert drawn["fold"]["folded"] and len(drawn["trace"]["nodes"]) == 982
+    assert drawn["fold"]["folded"] and len(drawn["structure"]["nodes"]) == 982
     wide = {
         "config": {"preset": "micrograd-moons", "hidden": [32, 32]},
         "parameters": [0.12345678901234568] * 1185,

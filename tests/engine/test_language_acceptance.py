@@ -72,7 +72,8 @@ def test_same_program_same_graph(source: str) -> None:
 @pytest.mark.parametrize("source", ALL, ids=IDS)
 def test_the_trace_replays_every_program(source: str) -> None:
     t = trace(parse(source))
-    assert len(t.nodes) > 0 and t.backward[0].seed
+    seed = next(s for s in t.structure.steps if s.phase == "backward")
+    assert len(t.structure.nodes) > 0 and seed.node == t.structure.output
 
 
 # 1. the README ------------------------------------------------------------------------------

@@ -1,12 +1,13 @@
-"""NOTATION.md's worked examples, as golden tests of what the engine writes (the browser renders
-the same parts: tests/browser/test_notation_page.py)."""
+"""docs/notation.md's worked examples, as golden tests of what the engine writes (the browser
+renders the same parts: tests/browser/test_notation_page.py)."""
 
 from __future__ import annotations
 
+from traces import rows, steps, text
+
 import engine
 from app.lecture import LECTURE_NEURON_CELL as LECTURE_NEURON
-from app.numbers import render
-from engine.trace import Contribution, Node, Trace
+from engine.trace import Node, Trace
 
 
 def traced(source: str) -> Trace:
@@ -14,19 +15,27 @@ def traced(source: str) -> Trace:
 
 
 def node(trace: Trace, name: str) -> Node:
-    return next(n for n in trace.nodes if n.name == name)
+    return next(n for n in trace.structure.nodes if n.name == name)
+
+
+def backward_step(trace: Trace, name: str):  # type: ignore[no-untyped-def]
+    return next(s for s in steps(trace, "backward")[1:] if s.node == node(trace, name).id)
 
 
 def lines(trace: Trace, name: str) -> list[str]:
-    """Each contribution of the backward step at ``name`` as one line of text, 4 decimals."""
-    step = next(s for s in trace.backward if not s.seed and s.node == node(trace, name).id)
-    return [line(c) for c in step.contributions]
-
-
-def line(c: Contribution) -> str:
-    return " | ".join(render(p) for p in (c.sum, c.rule, c.value, c.product, c.change)) + (
-        f" | {c.note}" if c.note else ""
-    )
+    """Each contribution of the backward step at ``name`` as one line of text, 4 decimals:
+    sum | rule | value | product | change (| note)."""
+    out = []
+    for row in backward_step(trace, name).rows:
+        cells = {c.role: text(trace, c.parts) for c in row}
+        if "sum" in cells:
+            out.append([cells["sum"], cells["rule"], cells.get("value", "")])
+        elif "product" in cells:
+            change = cells.get("change") or cells["accumulates"].replace(
+                ", accumulates", " | accumulates"
+            )
+            out[-1] += [cells["product"], change]
+    return [" | ".join(parts) for parts in out]
 
 
 def test_1_a_value_used_twice_gives_two_contributions_that_sum() -> None:
@@ -42,7 +51,7 @@ def test_1_a_value_used_twice_gives_two_contributions_that_sum() -> None:
         " | accumulates (a is used twice by b)"
     )
     a = node(t, "a")
-    assert render(a.grad_sum) == (
+    assert text(t, a.sum) == (
         "a.grad = ∂b/∂a⁽¹⁾·b.grad + ∂b/∂a⁽²⁾·b.grad = 3.0000 + 3.0000 = 6.0000"
     )
     assert a.uses == "used twice by b"
@@ -58,23 +67,22 @@ def test_2_the_lecture_neuron() -> None:
     x1_line = lines(t, "x1*w1")[0]
     assert x1_line.startswith("x1.grad += ∂(x1*w1)/∂x1 · (x1*w1).grad | ∂(x1*w1)/∂x1 = w1")
     assert "= (−3.0000) | = (−3.0000) × 0.5000 = −1.5000" in x1_line
-    grads = {n.name: round(n.grad, 4) for n in t.nodes if n.kind == "input"}
+    grads = {n.name: round(t.numbers.grad[n.id], 4) for n in t.structure.nodes if n.kind == "input"}
     assert grads == {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
 
 
 def test_3_a_value_reached_twice_names_both_users() -> None:
     t = traced("a = -4.0\nb = 2.0\nc = a + b\nd = c * c\ne = d + a\n")
-    second = next(
-        c for s in t.backward for c in s.contributions if c.operand == node(t, "a").id and c.note
-    )
-    assert second.note == "accumulates (a is used by e and c)"
+    notes = [
+        line.split(" | ")[-1] for s in ("e", "c") for line in lines(t, s) if "a.grad +=" in line
+    ]
+    assert notes[-1] == "accumulates (a is used by e and c)"
 
 
 def test_4_a_constant_takes_no_gradient_and_the_step_says_so() -> None:
     t = traced("x = 2.0\ny = 2 * x\n")
-    step = next(s for s in t.backward if s.node == node(t, "y").id and not s.seed)
-    assert [render(c.sum) for c in step.contributions] == ["x.grad += ∂y/∂x · y.grad"]
-    assert [render(n) for n in step.notes] == ["the constant 2 takes no gradient"]
+    assert [line.split(" | ")[0] for line in lines(t, "y")] == ["x.grad += ∂y/∂x · y.grad"]
+    assert rows(t, backward_step(t, "y"))[-1] == "the constant 2 takes no gradient"
 
 
 def test_5_a_power() -> None:
@@ -122,8 +130,11 @@ def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
     # value uses b twice (NOTATION's example 1), as the demo's "used 16 times by w[0]·#337" did
     t = traced("a = 2.0\nb = -3.0\no = (a + b).exp() + (a + b)\n")
     assert node(t, "b").uses == "used by a+b (2 values of that name)"
-    notes = [c.note for s in t.backward for c in s.contributions if c.operand == node(t, "b").id]
-    assert notes == ["", "accumulates (b is used by a+b (2 values of that name))"]
+    changes = [r for s in steps(t, "backward") for r in rows(t, s) if "b.grad:" in r]
+    assert [r.partition(", ")[2] for r in changes] == [
+        "",
+        "accumulates (b is used by a+b (2 values of that name))",
+    ]
 
 
 def test_a_power_zero_has_the_derivative_zero_not_zero_times_an_inverse() -> None:
@@ -140,6 +151,6 @@ def test_a_tiny_value_squared_keeps_its_exponent_inside_the_brackets() -> None:
 
 def test_the_seed_step() -> None:
     t = traced("a = 2.0\no = a.tanh()\n")
-    assert [render(n) for n in t.backward[0].notes] == [
+    assert rows(t, steps(t, "backward")[0]) == [
         "o.grad = 1 (the output's gradient with respect to itself)"
     ]

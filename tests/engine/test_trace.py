@@ -9,11 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_parse import LECTURE_NEURON
+from traces import grads_shown, node, rows, shown, steps, text
 
 from app.lecture import MICROGRAD_README
 from engine import GradstepError, Program, Trace, parse, trace
 from engine.graph import topological_order
 from engine.limits import MAX_CHECK_EVALUATIONS
+from engine.trace import key, outline
 
 try:
     from app.presets import PRESETS
@@ -35,22 +37,7 @@ PROGRAMS = [
 ]
 
 
-def replay(t: Trace) -> dict[int, float]:
-    """What the browser does: seed the output, then apply every contribution in order."""
-    grads = {n.id: 0.0 for n in t.nodes if n.kind != "constant"}
-    for step in t.backward:
-        if step.seed:
-            grads[step.node] = 1.0
-        for c in step.contributions:
-            assert grads[c.operand] == c.grad_before
-            assert c.contribution == c.local * c.upstream
-            assert c.grad_after == c.grad_before + c.contribution
-            assert c.upstream == grads[step.node]
-            grads[c.operand] = c.grad_after
-    return grads
-
-
-def backward_grads(program: Program, t: Trace) -> dict[int, float]:
+def backward_grads(program: Program) -> dict[int, float]:
     """Fresh grads from the engine's own backward(), by the trace's node ids."""
     root = program.output
     root.zero_grad()
@@ -60,11 +47,20 @@ def backward_grads(program: Program, t: Trace) -> dict[int, float]:
 
 
 def assert_replay_exact(source: str) -> Trace:
+    """What the browser does: lay each backward step's changes over the start; at the end of
+    the backward pass every node shows backward()'s grad, exactly (==, not approx), and a grad
+    changes only at a step that lists it."""
     program = parse(source)
     t = trace(program)
-    replayed = replay(t)
-    assert replayed == backward_grads(program, t)  # exactly: ==, not approx
-    assert replayed == {n.id: n.grad for n in t.nodes if n.grad is not None}
+    count = len(steps(t, "backward"))
+    before = grads_shown(t, "backward", 0)
+    for j in range(1, count):
+        now = grads_shown(t, "backward", j)
+        listed = {c.node for c in steps(t, "backward")[j].changes}
+        assert {i for i in now if now[i] != before.get(i)} <= listed
+        before = now
+    assert before == backward_grads(program)
+    assert before == {i: g for i, g in enumerate(t.numbers.grad) if g is not None}
     return t
 
 
@@ -118,115 +114,119 @@ def test_replay_is_exact_for_random_programs(source: str) -> None:
 
 def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
     t = trace(parse("a = 3.0; b = a + a"))
-    a = next(n for n in t.nodes if n.name == "a")
-    assert [(e.source, e.position) for e in t.edges] == [(a.id, 0), (a.id, 1)]
-    steps = [s for s in t.backward if not s.seed]
-    assert len(steps) == 1
-    contributions = steps[0].contributions
-    assert [c.operand for c in contributions] == [a.id, a.id]
-    assert sum(c.contribution for c in contributions) == 2.0
-    assert contributions[1].grad_before == 1.0 and contributions[1].grad_after == 2.0
-    assert a.grad == 2.0
+    a = node(t, "a")
+    assert [(e.source, e.position) for e in t.structure.edges] == [(a.id, 0), (a.id, 1)]
+    _seed, step = steps(t, "backward")
+    assert [c.node for c in step.changes] == [a.id, a.id]
+    assert [c.grad for c in step.changes] == ["final", "final"]  # final by the end of the step
+    assert rows(t, step)[1] == "  = 1.0000 × 1.0000 = 1.0000 | a.grad: 0.0000 → 1.0000"[2:]
+    assert rows(t, step)[3].endswith("a.grad: 1.0000 → 2.0000, accumulates (a is used twice by b)")
+    assert t.numbers.grad[a.id] == 2.0
 
 
 def test_readme_trace_numbers() -> None:
     t = trace(parse(MICROGRAD_README))
-    by_label = {n.name: n for n in t.nodes}
-    assert round(t.nodes[t.output].data, 4) == 24.7041
-    assert t.nodes[t.output].kind == "output" and t.nodes[t.output].name == "g₁"
-    assert round(by_label["a"].grad, 4) == 138.8338  # type: ignore[arg-type]
-    assert round(by_label["b"].grad, 4) == 645.5773  # type: ignore[arg-type]
+    out = t.structure.output
+    assert round(t.numbers.data[out], 4) == 24.7041
+    assert t.structure.nodes[out].kind == "output" and t.structure.nodes[out].name == "g₁"
+    assert round(t.numbers.grad[node(t, "a").id], 4) == 138.8338  # type: ignore[arg-type]
+    assert round(t.numbers.grad[node(t, "b").id], 4) == 645.5773  # type: ignore[arg-type]
 
 
 def test_node_ids_kinds_and_topology() -> None:
     t = trace(parse("a = 2.0\nb = a * 3 + a"))
-    assert [n.id for n in t.nodes] == list(range(len(t.nodes)))
-    assert [n.kind for n in t.nodes] == ["input", "constant", "intermediate", "output"]
-    constant = t.nodes[1]
-    assert constant.grad is None and constant.data == 3.0
-    assert all(c.operand != constant.id for s in t.backward for c in s.contributions)
-    for e in t.edges:  # every operand comes before its result: ids are a topological order
+    nodes = t.structure.nodes
+    assert [n.id for n in nodes] == list(range(len(nodes)))
+    assert [n.kind for n in nodes] == ["input", "constant", "intermediate", "output"]
+    assert t.numbers.grad[1] is None and t.numbers.data[1] == 3.0  # the constant
+    assert all(c.node != 1 for s in t.structure.steps for c in s.changes)
+    for e in t.structure.edges:  # every operand comes before its result: a topological order
         assert e.source < e.target
 
 
-def test_ids_are_stable_for_value_only_changes() -> None:
-    one = trace(parse(MICROGRAD_README))
-    two = trace(parse(MICROGRAD_README, {"a": 0.5, "b": 1.25}))
-    assert [(n.id, n.name, n.kind, n.op, n.span, n.formula) for n in one.nodes] == [
-        (n.id, n.name, n.kind, n.op, n.span, n.formula) for n in two.nodes
-    ]
-    assert one.edges == two.edges
-    assert one.nodes[0].data != two.nodes[0].data
+def test_the_structure_is_the_same_for_value_only_changes() -> None:
+    one, two = parse(MICROGRAD_README), parse(MICROGRAD_README, {"a": 0.5, "b": 1.25})
+    assert trace(one).structure == trace(two).structure
+    assert key(one, outline(one)) == key(two, outline(two))
+    assert trace(one).numbers.data[0] != trace(two).numbers.data[0]
+    other = parse(MICROGRAD_README.replace("a * b", "a * b * 2"))
+    assert key(other, outline(other)) != key(one, outline(one))
 
 
 def test_forward_steps_in_topological_order_with_readable_text() -> None:
     t = trace(parse("a = -4.0\nb = 2.0\nc = a * b"))
-    (step,) = t.forward
-    assert step.node == t.output
-    assert step.text == ("c = a·b = ", (-4.0,), "·", (2.0,), " = ", -8.0)
-    made = [s.node for s in t.forward]
-    assert made == sorted(made)  # in creation order
+    (step,) = steps(t, "forward")
+    assert step.node == t.structure.output
+    assert rows(t, step) == ["c = a·b = (−4.0000)·2.0000 = −8.0000"]
+    assert [(c.node, t.numbers.slots[c.data]) for c in step.changes] == [(2, -8.0)]  # type: ignore[index]
+    made = [s.node for s in steps(t, "forward")]
+    assert made == sorted(made)  # type: ignore[type-var]  # in creation order
 
 
 def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> None:
     source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
     source += "z = f(a, b) + f(b, a)"
     t = trace(parse(source))
-    first, second = t.calls
+    first, second = t.structure.calls
     assert (first.title, second.title) == ("f(a, b)", "f(b, a)")  # as written
-    for c in t.calls:
-        made = [n for n in t.nodes if n.call == c.id]
+    for c in t.structure.calls:
+        made = [n for n in t.structure.nodes if n.call == c.id]
         assert [n.id for n in made] == list(range(c.first, c.last + 1))  # one unbroken run
         assert c.inputs == (0, 1) and len(c.outputs) == 1
     (out,) = first.outputs
     # both calls hand back a tanh(y): the line says which
-    assert first.forward == ((f"{t.nodes[out].name} = ", t.nodes[out].data, "   (f(a, b))"),)
+    name, value = t.structure.nodes[out].name, t.numbers.data[out]
+    expected = f"{name} = {value:.4f}   (f(a, b))".replace("-", "−")
+    assert [text(t, line) for line in first.forward] == [expected]
     # stepped over, its backward run sends gradient to a and to b: one line each
-    assert sorted(line[0] for line in first.backward) == ["a.grad += ", "b.grad += "]
+    assert sorted(text(t, line)[:10] for line in first.backward) == ["a.grad += ", "b.grad += "]
 
 
-def test_backward_contribution_writes_the_rule_in_the_users_names() -> None:
+def test_backward_rows_write_the_rule_in_the_users_names() -> None:
     t = trace(parse("x = 0.5\nw = 2.0\nh = x * w\ny = h.tanh()"))
-    tanh_step, mul_step = t.backward[1], t.backward[2]
-    (tanh_c,) = tanh_step.contributions
-    assert tanh_c.rule == ("∂y/∂h = (1 − y²)",)  # y's own name, never a template letter
-    assert tanh_c.local == pytest.approx(1 - math.tanh(1.0) ** 2)
-    x_c, w_c = mul_step.contributions
-    assert (x_c.rule, w_c.rule) == (("∂h/∂x = w",), ("∂h/∂w = x",))
-    assert (x_c.local, w_c.local) == (2.0, 0.5)
+    tanh_step, mul_step = steps(t, "backward")[1:3]
+    assert rows(t, tanh_step)[0] == (
+        f"h.grad += ∂y/∂h · y.grad | ∂y/∂h = (1 − y²) = (1 − {math.tanh(1):.4f}²) = "
+        f"{1 - math.tanh(1) ** 2:.4f}"
+    )  # y's own name, never a template letter
+    assert [r.split(" | ")[1] for r in rows(t, mul_step)[::2]] == [
+        "∂h/∂x = w = 2.0000",
+        "∂h/∂w = x = 0.5000",
+    ]
 
 
 def test_names_of_unnamed_values_are_their_expressions() -> None:
     t = trace(parse("a = 2.0\nb = 3.0\ny = (a + b) * (a - b)"))
-    assert [n.name for n in t.nodes] == ["a", "b", "a+b", "a−b", "y"]  # tight: on the node
-    mul = t.backward[1]
-    assert [c.rule for c in mul.contributions] == [
-        ("∂y/∂(a+b) = (a−b)",),
-        ("∂y/∂(a−b) = (a+b)",),
+    assert [n.name for n in t.structure.nodes] == ["a", "b", "a+b", "a−b", "y"]  # on the node
+    mul = steps(t, "backward")[1]
+    assert [r.split(" | ")[1] for r in rows(t, mul)[::2]] == [
+        "∂y/∂(a+b) = (a−b) = (−1.0000)",
+        "∂y/∂(a−b) = (a+b) = 5.0000",
     ]
 
 
 def test_names_after_a_rebinding_are_the_graphs_not_the_sources() -> None:
     """The source says ``c`` on line 3, where the graph has ``c₁``: names follow the graph."""
     t = trace(parse("c = 2.0\nc += 1\nd = 1 + c"))
-    assert [n.name for n in t.nodes if n.kind != "constant"] == ["c", "c₁", "d"]
-    assert t.nodes[t.output].formula == "d = 1 + c₁"
+    nodes = t.structure.nodes
+    assert [n.name for n in nodes if n.kind != "constant"] == ["c", "c₁", "d"]
+    assert nodes[t.structure.output].formula == "d = 1 + c₁"
 
 
 def test_numerical_check_beside_autograd_for_every_input() -> None:
     t = trace(parse(LECTURE_NEURON))
-    assert [c.name for c in t.inputs] == ["x1", "x2", "w1", "w2", "b"]  # as the program has them
-    for check in t.inputs:
-        assert not check.skipped
-        assert check.numeric == pytest.approx(check.grad, abs=1e-6)
-        assert check.grad == t.nodes[check.node].grad
+    inputs = t.structure.inputs
+    assert [i.name for i in inputs] == ["x1", "x2", "w1", "w2", "b"]  # as the program has them
+    for i, check in zip(inputs, t.numbers.checks, strict=True):
+        assert i.checked
+        assert check.numeric == pytest.approx(t.numbers.grad[i.node], abs=1e-6)
 
 
 def test_numerical_check_is_none_when_a_nudge_leaves_the_domain() -> None:
     t = trace(parse("x = 0.0\ny = sqrt(x + 1) * relu(x) + x"))
-    assert t.inputs[0].name == "x"  # still checked; relu's kink gives a finite estimate
+    assert t.structure.inputs[0].name == "x"  # still checked; relu's kink gives an estimate
     t = trace(parse("x = 1e-300\ny = log(x)"))
-    assert t.inputs[0].numeric is None
+    assert t.numbers.checks[0].numeric is None
 
 
 def test_undefined_gradient_points_at_its_expression() -> None:
@@ -239,28 +239,40 @@ def test_undefined_gradient_points_at_its_expression() -> None:
 
 def test_single_input_program() -> None:
     t = trace(parse("x = 3.0"))
-    assert [n.kind for n in t.nodes] == ["output"]
-    assert t.backward[0].seed and t.nodes[0].grad == 1.0
-    assert t.forward == ()
+    assert [n.kind for n in t.structure.nodes] == ["output"]
+    (seed,) = t.structure.steps
+    assert seed.phase == "backward" and rows(t, seed) == [
+        "x.grad = 1 (the output's gradient with respect to itself)"
+    ]
+    assert t.numbers.grad[0] == 1.0
 
 
 def test_compound_names_are_bracketed_inside_formulas() -> None:
     t = trace(parse("x = 2.0\ny = tanh(x * x) * (x - 1) * -3"))
-    rules = [c.rule[0] for s in t.backward for c in s.contributions]
+    rules = [text(t, c.parts) for s in t.structure.steps for r in s.rows for c in r]
     assert "∂y/∂#5 = (−3)" in rules  # a negative constant is bracketed
     assert "∂(x·x)/∂x⁽¹⁾ = x⁽²⁾" in rules  # named by its expression: said once
     assert any(r.startswith("∂tanh(x·x)/∂(x·x) = (1 − tanh(x·x)²)") for r in rules)
     assert "∂(x−1)/∂x = 1" in rules
 
 
-def test_each_step_state_field_says_when_a_node_changes() -> None:
+def test_each_step_says_which_node_changes_and_how() -> None:
     t = trace(parse("a = 3.0\nb = a * 2\nc = b + a"))
-    a, two, b, c = t.nodes
+    a, _two, b, c = t.structure.nodes
     assert (a.computed_at, b.computed_at, c.computed_at) == (-1, 0, 1)
-    assert (c.grad_from, c.grad_final) == (0, 0)  # the seed
-    assert (b.grad_from, b.grad_final) == (1, 1)
-    assert (a.grad_from, a.grad_final) == (1, 2)  # from c, then from b
-    assert (two.grad_from, two.grad_final, two.grad) == (-1, -1, None)
+    start = {s.node: (s.data is not None, s.grad) for s in t.structure.start}
+    assert start == {0: (True, "pending"), 1: (True, "none"), 2: (False, "pending"),
+                     3: (False, "pending")}  # fmt: skip
+    changes = [[(ch.node, ch.data is not None, ch.grad) for ch in s.changes] for s in
+               t.structure.steps]  # fmt: skip
+    assert changes == [
+        [(2, True, None)],  # forward: b computed
+        [(3, True, None)],  # c
+        [(3, False, "final")],  # the seed
+        [(2, False, "final"), (0, False, "partial")],  # from c: b, and a's first part
+        [(0, False, "final")],  # from b: a's last part (2 is a constant: no change)
+    ]
+    assert [s.grad for s in shown(t, "backward", 1)] == ["partial", "none", "final", "final"]
 
 
 def test_numerical_check_stops_at_its_budget() -> None:
@@ -271,45 +283,54 @@ def test_numerical_check_stops_at_its_budget() -> None:
     ops = n
     affordable = MAX_CHECK_EVALUATIONS // (3 * ops)
     assert 0 < affordable < n
-    assert [c.skipped for c in t.inputs] == [False] * affordable + [True] * (n - affordable)
-    assert all(c.numeric is None for c in t.inputs if c.skipped)
-    assert all(c.grad == 1.0 for c in t.inputs[1:])  # autograd is still there for every input
+    assert [i.checked for i in t.structure.inputs] == [True] * affordable + [False] * (
+        n - affordable
+    )
+    unchecked = [
+        c for i, c in zip(t.structure.inputs, t.numbers.checks, strict=True) if not i.checked
+    ]
+    assert all(c.numeric is None for c in unchecked)
+    assert all(t.numbers.grad[i.node] == 1.0 for i in t.structure.inputs[1:])  # still there
 
 
 def test_every_step_has_the_engines_title_with_the_calls_around_it() -> None:
     source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
     source += "z = f(a, b) + f(b, a)"
     t = trace(parse(source))
-    assert t.forward[0].title == "Forward step 1 of 5 · in f(a, b)"
-    assert t.forward[-1].title == "Forward step 5 of 5"
-    assert t.backward[0].title == f"Backward step 1 of 6 · {t.nodes[t.output].formula}"
-    inner = next(s for s in t.backward if s.node == t.calls[1].last)
+    forward, backward = steps(t, "forward"), steps(t, "backward")
+    assert forward[0].title == "Forward step 1 of 5 · in f(a, b)"
+    assert forward[-1].title == "Forward step 5 of 5"
+    out = t.structure.nodes[t.structure.output]
+    assert backward[0].title == f"Backward step 1 of 6 · {out.formula}"
+    calls = t.structure.calls
+    inner = next(s for s in backward if s.node == calls[1].last)
     assert inner.title.endswith(" · in f(b, a)") and "tanh" in inner.title
     # a call stepped over: its runs of steps, in the same words
-    first = t.calls[0]
-    assert first.forward_title == "Forward steps 1–2 of 5 · f(a, b), folded"
-    assert first.backward_title == "Backward steps 5–6 of 6 · f(a, b), folded"
+    assert calls[0].forward_title == "Forward steps 1–2 of 5 · f(a, b), folded"
+    assert calls[0].backward_title == "Backward steps 5–6 of 6 · f(a, b), folded"
 
 
 def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
     from app.lecture import LECTURE_MLP
-    from engine.steps import check_step, state_at
+    from engine.steps import check_step
 
-    t = trace(parse(LECTURE_MLP))
-    assert len(t.updates) == 41  # every parameter of MLP(3, [4, 4, 1])
-    assert t.update_title == "After backward: p.data += -0.1 * p.grad changes 41 values"
-    assert t.update_text[0][0] == "w[0].data (Neuron 1, Layer 1): "  # which w[0] it is
-    assert len(t.update_text) == 7  # 6 values and "… and 35 more"
-    for u in t.updates:
-        assert t.nodes[u.node].data == u.before  # the graph keeps its forward pass's numbers
-        assert u.after == pytest.approx(u.before - 0.1 * t.nodes[u.node].grad)
-    state = state_at(t, "update", 0)
-    assert state.updated == {u.node for u in t.updates}
-    assert [state.nodes[u.node].data for u in t.updates] == [u.after for u in t.updates]
-    assert all(s.grad_state in ("final", "none") for s in state.nodes)
+    program = parse(LECTURE_MLP)
+    t = trace(program)
+    (update,) = steps(t, "update")
+    assert len(update.changes) == 41  # every parameter of MLP(3, [4, 4, 1])
+    assert update.title == "After backward: p.data += -0.1 * p.grad changes 41 values"
+    lines = rows(t, update)
+    assert lines[0].startswith("w[0].data (Neuron 1, Layer 1): ")  # which w[0] it is
+    assert len(lines) == 7  # 6 values and "… and 35 more"
+    end = shown(t, "update", 0)
+    for c in update.changes:
+        before, after = t.numbers.data[c.node], t.numbers.slots[c.data]  # type: ignore[index]
+        assert after == pytest.approx(before - 0.1 * t.numbers.grad[c.node])  # type: ignore[operator]
+        assert end[c.node].updated and t.numbers.slots[end[c.node].data] == after  # type: ignore[index]
+    assert all(s.grad in ("final", "none") for s in end)
     with pytest.raises(GradstepError, match="update step 1 does not exist"):
-        check_step(t, "update", 1)
+        check_step(t.structure, "update", 1)
     plain = trace(parse(MICROGRAD_README))
-    assert plain.updates == () and plain.update_title == ""
+    assert steps(plain, "update") == []
     with pytest.raises(GradstepError, match="none: this graph has no such steps"):
-        check_step(plain, "update", 0)
+        check_step(plain.structure, "update", 0)

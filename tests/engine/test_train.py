@@ -164,9 +164,9 @@ def _one_point_loss(config: TrainConfig, out: object, label: int) -> float:
 def test_micrograds_demo_model_is_inspected_as_classes_that_fold() -> None:
     program = point_program(prepare(MOONS), 0)  # 337 parameters
     t = trace(parse(program.source))
-    assert program.values == len(t.nodes) == 982  # the demo's one-point graph, whole
-    assert t.nodes[t.output].data == program.loss
-    titles = [c.title for c in t.calls]
+    assert program.values == len(t.structure.nodes) == 982  # the demo's one-point graph, whole
+    assert t.numbers.data[t.structure.output] == program.loss
+    titles = [c.title for c in t.structure.calls]
     assert titles[:2] == ["MLP", "Layer 1"] and "model([x1, x2])" in titles
     assert titles.count("Layer 3") == 2  # built, and called on the point
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Protocol
 
 from app.capacity import Gate, SingleFlight
 from app.draw.layout.dot_backend import DotRunner, dot_available
@@ -45,7 +47,57 @@ def choose_backend(forced: str | None = None) -> str:
 class LaidOut:
     template: SvgTemplate
     cached: bool
-    layout_ms: float  # 0 when cached; not counting what ran beside it (``meanwhile``)
+    layout_ms: float  # 0 when cached; else how long the request waited for Graphviz
+
+
+class _Job(Protocol):
+    """A backend's layout under way (dot_backend.DotJob, wasm_backend.WasmJob)."""
+
+    def result(self, timeout: float) -> str: ...
+
+
+class Pending:
+    """A layout under way (or already known): Graphviz works in its own process while the
+    caller does something else; ``result`` waits for the drawing and caches it."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        source: str,
+        listed: Listed,
+        job: _Job | None,
+        known: LaidOut | None = None,
+        shared: Future[object] | None = None,
+    ) -> None:
+        self._layout = layout
+        self._source = source
+        self._listed = listed
+        self._job = job  # this request's own layout (it leads the single flight)
+        self._known = known  # from the cache
+        self._shared = shared  # another request's layout of the same DOT
+        self.handover_ms = 0.0  # set by Layout.begin: the time it took to hand the graph over
+
+    def result(self) -> LaidOut:
+        if self._known is not None:
+            return self._known
+        if self._shared is not None:  # re-raises the leader's error
+            return self._shared.result()  # type: ignore[return-value]
+        assert self._job is not None
+        layout, source = self._layout, self._source
+        start = time.perf_counter()
+        try:
+            svg = self._job.result(layout.settings.timeout)
+            waited = (time.perf_counter() - start) * 1000 + self.handover_ms
+            laid_out = LaidOut(make_template(svg, self._listed), False, waited)
+        except BaseException as error:
+            layout.finish(source, error=error)
+            raise
+        layout.finish(source, laid_out)
+        self._known = laid_out
+        return laid_out
+
+
+Listed = Mapping[int, tuple[int, ...]] | None
 
 
 class Layout:
@@ -61,13 +113,15 @@ class Layout:
         self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
         self._in_flight = SingleFlight()
 
-    def svg(self, source: str, meanwhile: Callable[[], object] | None = None) -> str:
-        """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI); ``meanwhile``
-        runs here once Graphviz has the graph, while it lays it out (its own process)."""
-        if self._wasm is not None:
-            return self._wasm.layout(source, self.settings.timeout, meanwhile)
-        assert self._dot is not None
-        return self._dot.layout(source, self.settings.timeout, meanwhile)
+    def start(self, source: str) -> _Job:
+        """Hand ``source`` to Graphviz, which starts laying it out in its own process."""
+        backend = self._wasm or self._dot
+        assert backend is not None
+        return backend.begin(source)
+
+    def svg(self, source: str) -> str:
+        """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""
+        return self.start(source).result(self.settings.timeout)
 
     def cached(self, source: str) -> LaidOut | None:
         """The cached layout of ``source`` (marked most recently used), or None."""
@@ -78,43 +132,46 @@ class Layout:
             self._cache.move_to_end(source)
             return LaidOut(template, True, 0.0)
 
-    def template(
-        self,
-        source: str,
-        listed: Mapping[int, tuple[int, ...]] | None = None,
-        meanwhile: Callable[[], object] | None = None,
-    ) -> LaidOut:
-        """The layout of ``source`` as a template, from the cache or laid out now; when laid out
-        by this call, ``meanwhile`` runs while Graphviz works (else the caller runs it)."""
+    def begin(self, source: str, listed: Listed = None) -> Pending:
+        """The layout of ``source`` as a template: from the cache, from another request laying
+        the same graph out, or handed to Graphviz now (refused with a 503 when the layout
+        stage's queue is full). The caller must ask for its ``result``."""
         hit = self.cached(source)
         if hit is not None:
-            return hit
-        return self._in_flight.run(source, lambda: self._lay_out(source, listed, meanwhile))
-
-    def _lay_out(
-        self,
-        source: str,
-        listed: Mapping[int, tuple[int, ...]] | None,
-        meanwhile: Callable[[], object] | None,
-    ) -> LaidOut:
+            return Pending(self, source, listed, None, known=hit)
+        shared, leader = self._in_flight.claim(source)
+        if not leader:
+            return Pending(self, source, listed, None, shared=shared)
+        try:
+            self.gate.enter()
+        except BaseException as error:
+            self._in_flight.settle(source, error=error)
+            raise
         start = time.perf_counter()
-        beside = 0.0  # how long ``meanwhile`` took: not the layout's time
+        try:
+            job = self.start(source)
+        except BaseException as error:
+            self.finish(source, error=error)
+            raise
+        pending = Pending(self, source, listed, job)
+        pending.handover_ms = (time.perf_counter() - start) * 1000
+        return pending
 
-        def timed() -> None:
-            nonlocal beside
-            began = time.perf_counter()
-            assert meanwhile is not None
-            meanwhile()
-            beside = time.perf_counter() - began
+    def template(self, source: str, listed: Listed = None) -> LaidOut:
+        """The layout of ``source`` as a template, from the cache or laid out now."""
+        return self.begin(source, listed).result()
 
-        with self.gate.slot():
-            template = make_template(self.svg(source, timed if meanwhile else None), listed)
-        elapsed = (time.perf_counter() - start - beside) * 1000
-        with self._lock:
-            self._cache[source] = template
-            while len(self._cache) > self.settings.cache_entries:
-                self._cache.popitem(last=False)
-        return LaidOut(template, False, elapsed)
+    def finish(
+        self, source: str, laid_out: LaidOut | None = None, error: BaseException | None = None
+    ) -> None:
+        """A leader's layout is done: cache it, hand it to whoever waits, free the slot."""
+        self.gate.leave()
+        if laid_out is not None:
+            with self._lock:
+                self._cache[source] = laid_out.template
+                while len(self._cache) > self.settings.cache_entries:
+                    self._cache.popitem(last=False)
+        self._in_flight.settle(source, laid_out, error)
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""

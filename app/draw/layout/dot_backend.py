@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable
 
 from app.capacity import layout_failed
 from app.draw.layout.limits import seconds_left, too_complex
@@ -67,19 +66,21 @@ class DotRunner:
             return None
         return spare
 
-    def layout(
-        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
-    ) -> str:
-        """The SVG of ``source`` as drawn by ``dot -Tsvg``; ``meanwhile`` runs once dot has the
-        graph, while it lays it out."""
+    def begin(self, source: str) -> DotJob:
+        """``dot -Tsvg`` laying ``source`` out: handed the graph now (a spare's, if there is
+        one), its drawing collected by the job's ``result``."""
         spare = self._take()
         try:
-            return _run(spare or _start(), source, timeout, meanwhile)
+            return DotJob(spare or _start(), source)
         except OSError as error:  # dot vanished from PATH, or no memory or processes left
             raise layout_failed(f"dot could not start: {error.strerror or error}") from None
         finally:  # starting a process takes milliseconds: not while the request waits for it
             if self._keep:
                 threading.Thread(target=self._refill, daemon=True).start()
+
+    def layout(self, source: str, timeout: float) -> str:
+        """The SVG of ``source`` as drawn by ``dot -Tsvg``."""
+        return self.begin(source).result(timeout)
 
     def close(self) -> None:
         with self._lock:
@@ -112,31 +113,32 @@ def _hand_over(process: subprocess.Popen[bytes], data: bytes) -> int:
         os.set_blocking(fd, True)
 
 
-def _run(
-    process: subprocess.Popen[bytes],
-    source: str,
-    timeout: float,
-    meanwhile: Callable[[], object] | None = None,
-) -> str:
-    """``source`` drawn by ``process``, a ``dot -Tsvg`` that has not been sent anything. dot lays
-    a graph out as soon as it has read it, so ``meanwhile`` runs once the graph is in its pipe;
-    the time limit counts from then (``seconds_left``)."""
-    data = source.encode()
-    handed = time.monotonic()
-    try:
-        if meanwhile is not None:
-            data = data[_hand_over(process, data) :]
-            meanwhile()
-        out, err = process.communicate(data or None, timeout=seconds_left(handed, timeout))
-    except subprocess.TimeoutExpired:
-        _end(process)
-        raise too_complex(timeout) from None
-    except BaseException:  # meanwhile failed: this dot's drawing has no one to go to
-        _end(process)
-        raise
-    if process.returncode < 0:  # killed by a signal (the OOM killer, an operator): not the graph
-        raise layout_failed(f"dot was killed by signal {-process.returncode}")
-    if process.returncode != 0:
-        detail = err.decode(errors="replace").strip().splitlines()[:1]
-        raise GradstepError(f"Graphviz could not draw this graph: {' '.join(detail)}", "layout")
-    return out.decode()
+class DotJob:
+    """A ``dot -Tsvg`` with a graph: dot lays a graph out as soon as it has read it, so the DOT
+    goes into its pipe at once (as much as the pipe holds) and the caller is free meanwhile.
+    The time limit counts from this handover (``seconds_left``)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], source: str) -> None:
+        self.process = process
+        data = source.encode()
+        self.rest = data[_hand_over(process, data) :]
+        self.handed = time.monotonic()
+
+    def result(self, timeout: float) -> str:
+        process = self.process
+        try:
+            out, err = process.communicate(
+                self.rest or None, timeout=seconds_left(self.handed, timeout)
+            )
+        except subprocess.TimeoutExpired:
+            _end(process)
+            raise too_complex(timeout) from None
+        except BaseException:
+            _end(process)
+            raise
+        if process.returncode < 0:  # killed by a signal (the OOM killer, an operator)
+            raise layout_failed(f"dot was killed by signal {-process.returncode}")
+        if process.returncode != 0:
+            detail = err.decode(errors="replace").strip().splitlines()[:1]
+            raise GradstepError(f"Graphviz could not draw this graph: {' '.join(detail)}", "layout")
+        return out.decode()

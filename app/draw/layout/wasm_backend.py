@@ -16,7 +16,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 
 from app.capacity import Unavailable, layout_failed
 from app.draw.layout.limits import seconds_left, too_complex
@@ -60,18 +59,10 @@ class _Worker:
             n -= len(chunk)
         return b"".join(chunks)
 
-    def layout(
-        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
-    ) -> str:
+    def send(self, source: str) -> float:
+        """Hand the worker a graph; when it was handed (``time.monotonic()``)."""
         self._send(source.encode())
-        handed = time.monotonic()
-        if meanwhile is not None:  # the worker lays the graph out meanwhile
-            try:
-                meanwhile()
-            except BaseException:  # its answer would wait in the pipe for the next request
-                self.kill()
-                raise
-        return self._receive(seconds_left(handed, timeout), timeout)
+        return time.monotonic()
 
     def answers(self) -> bool:
         """Whether the worker answers a ping (an empty request) within PING_TIMEOUT_S. A worker
@@ -92,7 +83,7 @@ class _Worker:
             self.kill()
             raise layout_failed("the WebAssembly Graphviz worker had ended") from None
 
-    def _receive(self, wait: float, timeout: float) -> str:
+    def receive(self, wait: float, timeout: float) -> str:
         """The answer, waited for ``wait`` seconds more; ``timeout``: the limit, for the error."""
         deadline = time.monotonic() + wait
         header = self._read(5, deadline)
@@ -135,24 +126,24 @@ class WasmPool:
                 return
         self._release(_Worker())
 
-    def layout(
-        self, source: str, timeout: float, meanwhile: Callable[[], object] | None = None
-    ) -> str:
-        with self._slots:
+    def begin(self, source: str) -> WasmJob:
+        """A worker laying ``source`` out (one of at most ``max_workers``); the job's
+        ``result`` collects its drawing and gives the worker back."""
+        self._slots.acquire()
+        try:
             worker = self._idle_worker() or _Worker()
-            try:
-                svg = worker.layout(source, timeout, meanwhile)
-            except (GradstepError, Unavailable):
-                if worker.process.poll() is None:  # a Graphviz error: the worker is fine
-                    self._release(worker)
-                else:
-                    worker.kill()  # reaps it and closes its pipes
-                raise
-            except BaseException:
-                worker.kill()
-                raise
-            self._release(worker)
-            return svg
+        except BaseException:
+            self._slots.release()
+            raise
+        try:
+            handed = worker.send(source)
+        except BaseException:
+            self._slots.release()  # _send killed the worker
+            raise
+        return WasmJob(self, worker, handed)
+
+    def layout(self, source: str, timeout: float) -> str:
+        return self.begin(source).result(timeout)
 
     def _idle_worker(self) -> _Worker | None:
         """An idle worker that answers a ping; those that do not (killed, crashed) are reaped."""
@@ -176,3 +167,30 @@ class WasmPool:
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.kill()
+
+
+class WasmJob:
+    """A graph handed to a worker, which lays it out while the caller does something else."""
+
+    def __init__(self, pool: WasmPool, worker: _Worker, handed: float) -> None:
+        self.pool = pool
+        self.worker = worker
+        self.handed = handed
+
+    def result(self, timeout: float) -> str:
+        worker = self.worker
+        try:
+            svg = worker.receive(seconds_left(self.handed, timeout), timeout)
+        except (GradstepError, Unavailable):
+            if worker.process.poll() is None:  # a Graphviz error: the worker is fine
+                self.pool._release(worker)
+            else:
+                worker.kill()  # reaps it and closes its pipes
+            raise
+        except BaseException:
+            worker.kill()
+            raise
+        finally:
+            self.pool._slots.release()
+        self.pool._release(worker)
+        return svg
