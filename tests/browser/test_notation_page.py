@@ -1,7 +1,7 @@
-"""NOTATION.md's worked examples as the page shows them: every backward step's explanation, cell
-by cell, is the engine's parts rendered by the Python renderer (tests/engine/test_notation.py
-holds the golden texts of those parts), so the browser writes no maths of its own; and the
-false ``∂b/∂a = a`` of ``b = a*a`` never appears."""
+"""docs/notation.md's worked examples as the page shows them: every backward step's explanation,
+cell by cell, is the engine's rows rendered by the Python renderer (tests/engine/test_notation.py
+holds the golden texts of those rows), so the browser writes no maths of its own; and the false
+``∂b/∂a = a`` of ``b = a*a`` never appears."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import wait_for
+from traces import steps
 
 from app.lecture import LECTURE_NEURON_CELL
-from app.numbers import render
-from engine import parse, trace
+from app.numbers import row_cells
+from engine import Trace, parse, trace
 
 pytestmark = pytest.mark.browser
 
@@ -27,13 +28,9 @@ EXAMPLES = {
 }
 
 
-def expected_rows(step) -> list[list[str]]:
-    """What the page writes for a backward step, from the engine's parts (explain.js's rows)."""
-    rows = []
-    for c in step.contributions:
-        rows.append([render(c.sum), f"{render(c.rule)} {render(c.value)}".strip()])
-        rows.append([render(c.product), render(c.change) + (f", {c.note}" if c.note else "")])
-    return rows + [[render(note)] for note in step.notes]
+def expected_rows(t: Trace, step) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    """What the page writes for a step, from the engine's rows (explain.js's rows)."""
+    return [row_cells(row, t) for row in step.rows]
 
 
 ROWS = """() => [...document.querySelectorAll('#explanation .line')]
@@ -46,13 +43,14 @@ def test_every_backward_step_shows_the_engines_parts(page, name) -> None:
     t = trace(parse(source))
     page.goto("/?" + urlencode({"source": source, "phase": "backward", "step": 0}))
     wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs) > 0")
-    for j, step in enumerate(t.backward):
+    backward = steps(t, "backward")
+    for j, step in enumerate(backward):
         if j:
             page.locator("#graph-view").focus()
             page.keyboard.press("PageDown")
-        assert page.locator("#position").inner_text() == f"backward {j + 1}/{len(t.backward)}"
+        assert page.locator("#position").inner_text() == f"backward {j + 1}/{len(backward)}"
         assert page.locator("#explanation .step-title").inner_text() == step.title
-        assert page.evaluate(ROWS) == expected_rows(step), f"step {j + 1}"
+        assert page.evaluate(ROWS) == expected_rows(t, step), f"step {j + 1}"
 
 
 def test_a_value_used_twice_reads_as_two_true_partials(page) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import httpx
@@ -37,25 +38,30 @@ def test_the_browser_formats_every_number_as_the_golden_table(page) -> None:
     assert got == [text for _, _, _, text in GOLDEN["cases"]]
 
 
-PARTS = [
-    ["(1 − ", [1e-6], "²)"],
-    ["= ", [-2.0], "² + ", [0.5], " × ", 1e-6, " = ", -1234567.891],
-    ["x.grad: ", 0.0, " → ", [-0.00001234]],
+# lines as the structure writes them: text, and slots (ints) whose kinds and numbers follow
+LINES = [
+    (["(1 − ", 0, "²)"], "f", [1e-6]),
+    (["= ", 0, "² + ", 1, " × ", 2, " = ", 3], "ffnn", [-2.0, 0.5, 1e-6, -1234567.891]),
+    (["x.grad: ", 0, " → ", 1, ", = ", 2], "nfw", [0.0, -0.00001234, 1.0]),
 ]
 
 
-def test_the_browser_writes_parts_as_the_server_does(page) -> None:
+def test_the_browser_writes_lines_as_the_server_does(page) -> None:
     page.goto("/")
     wait_for(page, "() => document.querySelector('#graph-view svg')")
     got = page.evaluate(
         """async (cases) => {
           const p = await import('/static/parts.js');
-          return cases.map((parts) => p.partsText(parts, 4));
+          return cases.map(([line, kinds, values]) =>
+            p.partsText(line, { structure: { slots: kinds }, numbers: { slots: values } }, 4));
         }""",
-        PARTS,
+        LINES,
     )
-    as_parts = [tuple(tuple(x) if isinstance(x, list) else x for x in parts) for parts in PARTS]
-    assert got == [render(parts) for parts in as_parts]
+    trace = [
+        SimpleNamespace(structure=SimpleNamespace(slots=k), numbers=SimpleNamespace(slots=v))
+        for _, k, v in LINES
+    ]
+    assert got == [render(tuple(line), t) for (line, _, _), t in zip(LINES, trace, strict=True)]  # type: ignore[arg-type]
     assert got[0] == "(1 − (1.000e−6)²)"
 
 

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import frames, wait_for
+from traces import steps
 
 from app.lecture import (
     DEMO,
@@ -77,23 +78,24 @@ def number(x: float) -> str:
 def test_a_pasted_lecture_program_draws_steps_and_ends_with_its_update(page, shot, name) -> None:
     source = PROGRAMS[name]
     t = trace(parse(source))
+    backward, update = steps(t, "backward"), steps(t, "update")
     paste(page, source)
     assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
     # the output's numbers, in its own box or listed in the folded call that made it
-    out = t.nodes[t.output]
-    assert text_of(page, f"#graph-view #n{out.id}-data") == number(out.data)
-    assert text_of(page, f"#graph-view #n{out.id}-grad") == number(1.0)
+    out = t.structure.output
+    assert text_of(page, f"#graph-view #n{out}-data") == number(t.numbers.data[out])
+    assert text_of(page, f"#graph-view #n{out}-grad") == number(1.0)
     # what the language skipped is said under the editor
     notes = page.locator("#notes")
-    assert notes.is_visible() == bool(t.notes)
-    for note in t.notes:
+    assert notes.is_visible() == bool(t.structure.notes)
+    for note in t.structure.notes:
         assert note in notes.inner_text()
     # the finished picture is the end of the walk: after the update, when there is one
-    if t.updates:
+    if update:
         assert position(page) == "update"
-        assert title(page) == t.update_title
+        assert title(page) == update[0].title
     else:
-        assert position(page) == f"backward {len(t.backward)}/{len(t.backward)}"
+        assert position(page) == f"backward {len(backward)}/{len(backward)}"
     shot(page, f"paste-{name}")
     # a clicker walks it: the start of the forward pass, then on
     page.locator("#graph-view").focus()
@@ -106,15 +108,15 @@ def test_a_pasted_lecture_program_draws_steps_and_ends_with_its_update(page, sho
         seen.append(position(page))
     assert len(set(seen)) == presses + 1, seen  # every press moved on
     page.keyboard.press("End")
-    finished = f"backward {len(t.backward)}/{len(t.backward)}"
-    assert position(page) == ("update" if t.updates else finished)
+    finished = f"backward {len(backward)}/{len(backward)}"
+    assert position(page) == ("update" if update else finished)
 
 
 def call_id(t, title: str, parent: str | None) -> int:
-    titles = {c.id: c.title for c in t.calls}
+    titles = {c.id: c.title for c in t.structure.calls}
     return next(
         c.id
-        for c in t.calls
+        for c in t.structure.calls
         if c.title == title and (titles.get(c.parent) if c.parent is not None else None) == parent
     )
 
@@ -139,7 +141,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     open_box(page, layer)
     # one level opens: the layer's frame around its four neurons, each still folded
     assert page.locator(f"#graph-view #k{layer}").count() == 1
-    neurons = [c.id for c in t.calls if c.parent == layer]
+    neurons = [c.id for c in t.structure.calls if c.parent == layer]
     assert len(neurons) == 4
     for n in neurons:
         assert page.locator(f"#graph-view #c{n}").count() == 1
@@ -148,7 +150,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     assert str(layer) not in fold.split(",") and str(neurons[0]) in fold.split(",")
     open_box(page, neurons[0])
     # the neuron's own values: its weights' products, their sum and its tanh
-    inside = [n for n in t.nodes if n.call == neurons[0]]
+    inside = [n for n in t.structure.nodes if n.call == neurons[0]]
     assert {n.op for n in inside} >= {"mul", "add", "tanh"}
     for n in inside:
         assert page.locator(f"#graph-view #n{n.id}").count() == 1, n.name
@@ -157,7 +159,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     # stepping over a folded neuron is one step; into it, one per value
     page.locator("#graph-view").focus()
     page.keyboard.press("Home")
-    assert title(page) == t.forward[0].title  # inside the open Neuron 1
+    assert title(page) == steps(t, "forward")[0].title  # inside the open Neuron 1
     assert "in Neuron 1, Layer 1, MLP 1" in title(page)
     over_steps = int(page.locator("#scrubber").get_attribute("max"))
     for _ in range(8):
@@ -189,14 +191,17 @@ def test_the_update_shows_each_weights_new_data_when_unfolded(page) -> None:
     page.goto("/?" + urlencode({"source": LECTURE_MLP, "fold": "none"}))
     drawn(page, 0)
     assert position(page) == "update"
-    assert page.locator("#graph-view g.node.value.updated").count() == len(t.updates) == 41
-    first = t.updates[0]
-    assert text_of(page, f"#graph-view #n{first.node}-data") == number(first.after)
+    (update,) = steps(t, "update")
+    assert page.locator("#graph-view g.node.value.updated").count() == len(update.changes) == 41
+    first = update.changes[0]
+    after = t.numbers.slots[first.data]  # type: ignore[index]
+    assert text_of(page, f"#graph-view #n{first.node}-data") == number(after)
     page.locator("#graph-view").focus()
     page.keyboard.press("PageUp")  # the last backward step: the data the forward pass used
-    assert position(page) == f"backward {len(t.backward)}/{len(t.backward)}"
+    backward = steps(t, "backward")
+    assert position(page) == f"backward {len(backward)}/{len(backward)}"
     assert page.locator("#graph-view g.node.value.updated").count() == 0
-    assert text_of(page, f"#graph-view #n{first.node}-data") == number(first.before)
+    assert text_of(page, f"#graph-view #n{first.node}-data") == number(t.numbers.data[first.node])
 
 
 TEXT_PX = """() => {
@@ -276,8 +281,9 @@ def test_every_backward_step_of_the_neuron_fits_its_explanation_panel(browser, b
     page.goto("/?preset=lecture-neuron&phase=backward&step=0")
     drawn(page, 0)
     page.locator("#graph-view").focus()
-    for step in range(len(t.backward)):
-        assert position(page) == f"backward {step + 1}/{len(t.backward)}"
+    count = len(steps(t, "backward"))
+    for step in range(count):
+        assert position(page) == f"backward {step + 1}/{count}"
         measured = wait_for(page, f"() => {{ const m = ({FITS})(); return m.cut ? null : m; }}")
         assert measured["px"] >= 12, (step, measured)
         page.keyboard.press("PageDown")

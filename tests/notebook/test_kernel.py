@@ -45,19 +45,29 @@ def test_the_kernel_has_no_dot(executed) -> None:
     assert text.strip() == "dot on PATH: None"
 
 
+def nodes(state: dict) -> list[dict]:
+    """A synced widget's nodes, each with its data and grad from the trace's numbers."""
+    trace = state["trace"]
+    numbers = trace["numbers"]
+    return [
+        {**n, "data": numbers["data"][n["id"]], "grad": numbers["grad"][n["id"]]}
+        for n in trace["structure"]["nodes"]
+    ]
+
+
 def test_show_syncs_the_traced_neuron(executed) -> None:
     shown = _outputs(executed, 1)
     views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) == 1, shown
     states = _stepper_states(executed)
     assert len(states) == 3  # the neuron, the program and the program with a function
-    neuron = next(s for s in states if any(n["name"] == "x1" for n in s["trace"]["nodes"]))
-    grads = {n["name"]: n["grad"] for n in neuron["trace"]["nodes"]}
+    neuron = next(s for s in states if any(n["name"] == "x1" for n in nodes(s)))
+    grads = {n["name"]: n["grad"] for n in nodes(neuron)}
     assert grads["x1"] == pytest.approx(X1_GRAD, abs=1e-4)
     assert grads["w1"] == pytest.approx(1.0, abs=1e-4)
     assert grads["x2"] == pytest.approx(0.5, abs=1e-4)
     assert grads["w2"] == pytest.approx(0.0, abs=1e-4)
-    output = next(n for n in neuron["trace"]["nodes"] if n["kind"] == "output")
+    output = next(n for n in nodes(neuron) if n["kind"] == "output")
     assert output["data"] == pytest.approx(0.7071, abs=1e-4)
     assert 'id="n0"' in neuron["svg"] and neuron["svg"].lstrip().startswith("<svg")
     # the last cell moved it from Python: the synced state says so
@@ -68,7 +78,7 @@ def test_show_syncs_the_traced_neuron(executed) -> None:
 def test_show_takes_a_program_text(executed) -> None:
     states = _stepper_states(executed)
     program = next(s for s in states if s["source"].startswith("a = -4.0"))
-    grads = {n["name"]: n["grad"] for n in program["trace"]["nodes"] if n["kind"] == "input"}
+    grads = {n["name"]: n["grad"] for n in nodes(program) if n["kind"] == "input"}
     # micrograd's README: c = a + b, d = a*b + b**3, e = c - d, g = e**2
     e = (-4.0 + 2.0) - (-8.0 + 8.0)
     assert grads["a"] == pytest.approx(2 * e * (1 - 2.0), abs=1e-9)
