@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from starlette.exceptions import HTTPException
 
-from app.digits import ascii_digits
+from app.numbers import ascii_digits
 
 T = TypeVar("T")
 

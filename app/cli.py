@@ -10,10 +10,10 @@ from typing import Literal, TextIO, get_args
 
 from app import __version__
 from app.capacity import Unavailable
-from app.digits import ascii_digits
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
+from app.numbers import ascii_digits
 from app.pipeline import draw
 from app.protocol import MAX_REQUEST_HEAD_BYTES
 from app.query import StepQuery, parse_values

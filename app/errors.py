@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.digits import ascii_digits
+from app.numbers import ascii_digits
 from engine.errors import GradstepError
 
 MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it

@@ -18,8 +18,8 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
-from app.digits import ascii_digits
 from app.errors import error_body
+from app.numbers import ascii_digits
 from app.schemas import (
     ErrorResponse,
     TrainBoundaryEvent,

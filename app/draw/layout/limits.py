@@ -6,7 +6,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from app.digits import ascii_digits
+from app.numbers import ascii_digits
 from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
