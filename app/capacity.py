@@ -1,4 +1,6 @@
-"""Refusals that are the server's state, not the input's: 503 with a message and Retry-After.
+"""Refusals that are the server's state, not the input's (``Unavailable``: a message, a kind and
+how long to wait; app/errors.py answers each with 503 and Retry-After), and the gates that make
+them.
 
 A lecture hall can send more work than two cores can do. Rather than let it queue without end
 (every answer late, memory growing), each expensive stage admits a bounded number of requests:
@@ -14,8 +16,6 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TypeVar
 
-from starlette.exceptions import HTTPException
-
 from app.numbers import ascii_digits
 
 T = TypeVar("T")
@@ -24,12 +24,16 @@ RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains q
 RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 
 
-class Unavailable(HTTPException):
-    """A 503 in the one error shape (app/errors.py turns ``kind`` and the headers into it)."""
+class Unavailable(Exception):
+    """The server cannot do this now, through no fault of the input: busy, or a part of it failed
+    or missing. ``retry_after``: the seconds after which trying again may help (None: it will
+    not by itself). app/errors.py answers it with 503 in the one error shape."""
 
-    def __init__(self, message: str, kind: str, retry_after: int) -> None:
-        super().__init__(503, message, headers={"retry-after": str(retry_after)})
+    def __init__(self, message: str, kind: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
         self.kind = kind
+        self.retry_after = retry_after
 
 
 def layout_failed(detail: str) -> Unavailable:

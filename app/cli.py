@@ -109,7 +109,7 @@ def _render(args: argparse.Namespace) -> int:
         print(f"gradstep: {_located(error)}", file=sys.stderr)
         return 2
     except Unavailable as error:  # the layout backend failed: not the program's fault
-        print(f"gradstep: {error.detail}", file=sys.stderr)
+        print(f"gradstep: {error.message}", file=sys.stderr)
         return 3
     finally:
         layout.close()

@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.capacity import Unavailable
 from app.numbers import ascii_digits
 from engine.errors import GradstepError
 
@@ -71,6 +72,13 @@ def _unreadable_body(cause: BaseException | None) -> str:
     return "the request body is not valid JSON"
 
 
+def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    """The server's state, not the input's: 503, and Retry-After when waiting may help."""
+    assert isinstance(exc, Unavailable)
+    headers = None if exc.retry_after is None else {"retry-after": str(exc.retry_after)}
+    return JSONResponse(error_body(exc.message, exc.kind), status_code=503, headers=headers)
+
+
 def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:  # FastAPI could not decode the body (not UTF-8, ...)
@@ -88,6 +96,7 @@ def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
     app.add_exception_handler(GradstepError, _gradstep_error)
+    app.add_exception_handler(Unavailable, _unavailable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
 

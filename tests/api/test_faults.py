@@ -218,7 +218,7 @@ def test_gate_admits_slots_plus_queue_and_refuses_the_next() -> None:
     time.sleep(0.05)  # give it time to queue (only makes the refusal below a stronger test)
     with pytest.raises(Unavailable) as refused, gate.slot():
         pass
-    assert refused.value.status_code == 503 and refused.value.headers == {"retry-after": "2"}
+    assert refused.value.kind == "busy" and refused.value.retry_after == 2  # a 503 (app/errors.py)
     leave.set()
     first.join(10)
     second.join(10)
