@@ -13,9 +13,9 @@ from app.capacity import Unavailable
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
+from app.middleware import MAX_REQUEST_HEAD_BYTES
 from app.numbers import ascii_digits
 from app.pipeline import draw
-from app.protocol import MAX_REQUEST_HEAD_BYTES
 from app.query import StepQuery, parse_values
 from engine.errors import GradstepError
 from engine.steps import Phase
@@ -171,7 +171,7 @@ def _serve(args: argparse.Namespace) -> None:
         workers=args.workers,
         limit_concurrency=args.limit_concurrency,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
-        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # app/protocol.py answers 414, 431
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # the app answers 414, 431
     )
 
 

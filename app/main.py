@@ -9,21 +9,19 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
 from app.assets import ASSETS_URL, STATIC_URL, ImmutableFiles
 from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
-from app.errors import BodySizeLimit, install_error_handlers
+from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
+from app.middleware import HEAD_REFUSALS, install_middleware
 from app.paths import STATIC_DIR
-from app.protocol import HEAD_REFUSALS, HeadLikeGet, RequestHeadLimits
 from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
-from app.security import SecurityHeaders
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
 
@@ -59,14 +57,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     )
     app.state.public_url = public_url_from_env()  # links in answers (oEmbed, short links)
     install_error_handlers(app)
-    # Answers over 1 KB are gzipped at level 1: the MLP's graph JSON, 2.4 MB, becomes 0.45 MB in
-    # ~30 ms (level 9: 0.35 MB in ~180 ms). Starlette passes event streams, ZIP, GIF and PNG
-    # through as they are, chunk by chunk.
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
-    app.add_middleware(BodySizeLimit)
-    app.add_middleware(HeadLikeGet)
-    app.add_middleware(RequestHeadLimits)
-    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
+    install_middleware(app)
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
     app.mount(ASSETS_URL, ImmutableFiles(directory=STATIC_DIR, check_dir=False), name="assets")

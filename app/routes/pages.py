@@ -23,7 +23,8 @@ def index(request: Request) -> HTMLResponse:
 
 @router.get("/embed", response_class=HTMLResponse)
 def embed(request: Request) -> HTMLResponse:
-    """The player alone, for iframes in slides; any site may frame it (app/security.py)."""
+    """The player alone, for iframes in slides; any site may frame it (its security headers:
+    app/middleware/security.py)."""
     return templates.TemplateResponse(request, "embed.html", {"offline": False})
 
 

@@ -1,6 +1,6 @@
-"""Security headers on every answer of every route (app/security.py sets them): a CSP with no
-inline script and no eval on every page, nosniff, a Referrer-Policy, and framing only where the
-embed issue allows it (/embed, its static files, the graph images)."""
+"""Security headers on every answer of every route (app/middleware/security.py sets them): a CSP
+with no inline script and no eval on every page, nosniff, a Referrer-Policy, and framing only
+where the embed issue allows it (/embed, its static files, the graph images)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from app.cli import main
 from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
-from app.protocol import MAX_HEADERS, MAX_REQUEST_HEAD_BYTES, MAX_URL_BYTES
+from app.middleware import MAX_HEADERS, MAX_REQUEST_HEAD_BYTES, MAX_URL_BYTES
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
