@@ -9,19 +9,17 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.assets import ASSETS_URL, STATIC_URL, ImmutableFiles
 from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.middleware import HEAD_REFUSALS, install_middleware
-from app.paths import STATIC_DIR
 from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
+from app.serving import mount_static
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
 
@@ -60,8 +58,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
     install_middleware(app)
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
-    app.mount(ASSETS_URL, ImmutableFiles(directory=STATIC_DIR, check_dir=False), name="assets")
-    app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    mount_static(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

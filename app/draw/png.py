@@ -25,7 +25,7 @@ from typing import Any
 
 from app.capacity import Gate, Unavailable
 from app.draw.svg import Theme
-from app.paths import GRAPH_CSS
+from app.serving import GRAPH_CSS
 from engine.errors import GradstepError
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")

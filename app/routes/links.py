@@ -18,7 +18,7 @@ from app.links.state import IMAGE_KEYS, PAGE_KEYS, State, is_link_id, link_state
 from app.links.store import LinkStore, StoreError, save
 from app.public import public_base
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
-from app.templating import templates
+from app.serving import templates
 
 router = APIRouter(tags=["links"])
 
