@@ -16,8 +16,6 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TypeVar
 
-from app.numbers import ascii_digits
-
 T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
@@ -45,17 +43,14 @@ def layout_failed(detail: str) -> Unavailable:
     )
 
 
-def _count_from_env(name: str, default: int, least: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    if not ascii_digits(raw) or int(raw) < least:
-        raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
-    return int(raw)
+def default_layout_slots() -> int:
+    """Layouts that run at once unless set: the number of cores, at least 2."""
+    return max(2, os.cpu_count() or 2)
 
 
 class Gate:
-    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, 503."""
+    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, ``Unavailable``
+    (kind ``busy``, Retry-After ``retry_after``)."""
 
     def __init__(self, what: str, slots: int, queue: int, retry_after: int) -> None:
         self.what = what
@@ -66,12 +61,9 @@ class Gate:
         self._running = threading.BoundedSemaphore(slots)
 
     @classmethod
-    def for_layout(cls) -> Gate:
-        """GRADSTEP_LAYOUT_SLOTS (default: the number of cores, at least 2) layouts run at
-        once; GRADSTEP_LAYOUT_QUEUE (default: twice as many) wait."""
-        slots = _count_from_env("GRADSTEP_LAYOUT_SLOTS", max(2, os.cpu_count() or 2), 1)
-        queue = _count_from_env("GRADSTEP_LAYOUT_QUEUE", 2 * slots, 0)
-        return cls("layout", slots, queue, RETRY_AFTER_BUSY_S)
+    def for_layout(cls, slots: int, queue: int | None = None) -> Gate:
+        """``slots`` layouts run at once and ``queue`` (None: twice as many) wait."""
+        return cls("layout", slots, 2 * slots if queue is None else queue, RETRY_AFTER_BUSY_S)
 
     @contextmanager
     def slot(self) -> Iterator[None]:

@@ -1,5 +1,5 @@
-"""The app factory: the app's state (made in its lifespan), the routers, the error handlers
-and /static."""
+"""The app factory: the settings (read once, here, unless given), the app's state made from them
+in its lifespan, the middleware, the error handlers, the routers and /static."""
 
 from __future__ import annotations
 
@@ -12,26 +12,29 @@ from fastapi import FastAPI
 
 from app import __version__
 from app.draw import png
-from app.draw.layout import Layout, LayoutSettings
+from app.draw.layout import Layout
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.middleware import HEAD_REFUSALS, install_middleware
-from app.public import public_url_from_env
 from app.routes import exports, graph, links, oembed, pages, training
 from app.serving import mount_static
+from app.settings import Settings
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
 
 
-def create_app(settings: LayoutSettings | None = None) -> FastAPI:
-    """A gradstep app; layout settings default to the environment (GRADSTEP_LAYOUT...)."""
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A gradstep app with ``settings``, by default read from the environment (GRADSTEP_...);
+    a bad value raises ValueError (pydantic's ValidationError) naming its variable."""
+    settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.links = store = open_store()  # short links; migrated before any request
-        app.state.link_buckets = TokenBuckets.from_env()
-        app.state.layout = layout = Layout(settings)
+        # short links; migrated before any request
+        app.state.links = store = open_store(settings.links_url())
+        app.state.link_buckets = TokenBuckets(settings.links_per_minute)
+        app.state.layout = layout = Layout(settings.layout_settings())
         app.state.training = jobs = TrainingJobs()
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()
@@ -53,7 +56,7 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         lifespan=lifespan,
         responses=HEAD_REFUSALS,
     )
-    app.state.public_url = public_url_from_env()  # links in answers (oEmbed, short links)
+    app.state.settings = settings  # public_url: links in answers (app/serving.py's public_base)
     install_error_handlers(app)
     install_middleware(app)
     for area in (graph, pages, oembed, exports, training, links):

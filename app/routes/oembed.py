@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from app.public import public_base
+from app.serving import public_base
 
 router = APIRouter(tags=["embed"])
 

@@ -1,0 +1,210 @@
+"""The server's settings: one ``Settings``, read from ``GRADSTEP_*`` environment variables once
+at start-up (``create_app``, the command line) and passed from there to what uses each one:
+the layout, the short links' store and rate limit, the public address, and ``gradstep serve``.
+
+A bad value stops the start with a message that names its variable. The README's table of
+settings lists these fields (tests/api/test_settings.py compares the two).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.capacity import default_layout_slots
+from app.draw.layout.limits import DEFAULT_CACHE_ENTRIES, DEFAULT_TIMEOUT_S, LayoutSettings
+from app.links.ratelimit import DEFAULT_PER_MINUTE
+from app.numbers import ascii_digits
+
+ENV_PREFIX = "GRADSTEP_"
+DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
+MAX_PORT = 65_535
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a setting: ``layout_timeout`` → ``GRADSTEP_LAYOUT_TIMEOUT``."""
+    return ENV_PREFIX + field.upper()
+
+
+def default_data_dir() -> Path:
+    """$XDG_DATA_HOME/gradstep, else ~/.local/share/gradstep."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "gradstep"
+
+
+def _whole(raw: object, info: ValidationInfo, least: int) -> int:
+    """A whole number of at least ``least``, written in digits 0–9 only (or given as an int)."""
+    text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
+    if not isinstance(text, str) or not ascii_digits(text) or int(text) < least:
+        name = env_name(str(info.field_name))
+        raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
+    return int(text)
+
+
+class Settings(BaseSettings):
+    """Every setting of the server; each is also the environment variable ``GRADSTEP_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
+
+    layout: Literal["dot", "wasm"] | None = Field(
+        default=None,
+        description="the layout backend, dot or wasm (unset: dot when it is on PATH, else wasm)",
+    )
+    layout_timeout: float = Field(
+        default=DEFAULT_TIMEOUT_S,
+        description="seconds a layout may take before it is killed and the graph refused (422)",
+    )
+    layout_cache: int = Field(
+        default=DEFAULT_CACHE_ENTRIES,
+        description="graph shapes whose layouts are kept (an LRU; 0 is taken as 1)",
+    )
+    layout_slots: int = Field(
+        default_factory=default_layout_slots,
+        description="layouts that run at once (unset: the number of cores, at least 2)",
+    )
+    layout_queue: int | None = Field(
+        default=None,
+        description="layouts that wait for a slot, beyond which a new one is a 503 "
+        "(unset: twice the slots)",
+    )
+    links_per_minute: int = Field(
+        default=DEFAULT_PER_MINUTE,
+        description="new short links a minute per client address; past it, 429",
+    )
+    data: Path = Field(
+        default_factory=default_data_dir,
+        description="the directory of links.sqlite3, the short links' SQLite store "
+        "(unset: $XDG_DATA_HOME/gradstep, else ~/.local/share/gradstep)",
+    )
+    database_url: str | None = Field(
+        default=None,
+        repr=False,  # it may hold a password
+        description="the short links' store, postgresql://… or sqlite:///path "
+        "(unset: the SQLite file in the data directory)",
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="the server's public address, which absolute links in answers start with "
+        "(unset: the request's own address)",
+    )
+    host: str = Field(default="127.0.0.1", description="the address gradstep serve listens on")
+    port: int = Field(default=8000, description="the port gradstep serve listens on")
+    workers: int = Field(
+        default=1,
+        description="worker processes of gradstep serve (uvicorn's own); about one per core "
+        "serves a lecture hall",
+    )
+    limit_concurrency: int = Field(
+        default=DEFAULT_CONCURRENCY,
+        description="open connections per worker before uvicorn answers 503 (bounds every queue)",
+    )
+
+    @field_validator("layout", mode="before")
+    @classmethod
+    def _layout(cls, raw: object) -> object:
+        if raw is None or raw == "":
+            return None
+        if raw not in ("dot", "wasm"):
+            raise ValueError(f"{env_name('layout')} must be dot or wasm, not {raw!r}")
+        return raw
+
+    @field_validator("layout_timeout", mode="before")
+    @classmethod
+    def _seconds(cls, raw: object, info: ValidationInfo) -> float:
+        name = env_name(str(info.field_name))
+        try:
+            value = float(raw)  # type: ignore[arg-type]  # refused below when not a number
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+        if isinstance(raw, bool) or not value > 0:
+            raise ValueError(f"{name} must be positive, not {raw!r}")
+        return value
+
+    @field_validator("layout_cache", mode="before")
+    @classmethod
+    def _count(cls, raw: object, info: ValidationInfo) -> int:
+        text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
+        if not isinstance(text, str) or not ascii_digits(text):
+            raise ValueError(f"{env_name(str(info.field_name))} must be a count, not {raw!r}")
+        return max(int(text), 1)
+
+    @field_validator(
+        "layout_slots", "links_per_minute", "workers", "limit_concurrency", mode="before"
+    )
+    @classmethod
+    def _at_least_one(cls, raw: object, info: ValidationInfo) -> int:
+        return _whole(raw, info, 1)
+
+    @field_validator("layout_queue", mode="before")
+    @classmethod
+    def _at_least_none(cls, raw: object, info: ValidationInfo) -> int | None:
+        return None if raw is None else _whole(raw, info, 0)
+
+    @field_validator("port", mode="before")
+    @classmethod
+    def _port(cls, raw: object, info: ValidationInfo) -> int:
+        port = _whole(raw, info, 0)
+        if port > MAX_PORT:
+            raise ValueError(f"{env_name('port')} must be at most {MAX_PORT}, not {raw!r}")
+        return port
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def _directory(cls, raw: object) -> object:
+        if raw is None or raw == "":
+            return default_data_dir()
+        return Path(raw).expanduser() if isinstance(raw, str | Path) else raw
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database(cls, raw: object) -> object:
+        return None if raw == "" else raw
+
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public(cls, raw: object) -> object:
+        """Without a trailing slash; an address with no scheme, a query or a fragment is
+        refused."""
+        if raw is None or not isinstance(raw, str):
+            return raw
+        text = raw.strip()
+        if not text:
+            return None
+        parts = urlsplit(text)
+        address = parts.scheme in ("http", "https") and parts.netloc
+        if not address or parts.query or parts.fragment:
+            raise ValueError(
+                f"{env_name('public_url')} must be an http(s) address such as "
+                f"https://example.org, not {text!r}"
+            )
+        return text.rstrip("/")
+
+    def layout_settings(self) -> LayoutSettings:
+        """What the layout stage takes: backend, time limit, cache size, slots and queue."""
+        return LayoutSettings(
+            self.layout,
+            self.layout_timeout,
+            self.layout_cache,
+            self.layout_slots,
+            self.layout_queue,
+        )
+
+    def links_url(self) -> str:
+        """The short links' store: ``database_url``, else the SQLite file in ``data``."""
+        return self.database_url or f"sqlite:///{self.data / 'links.sqlite3'}"
+
+
+def problems(error: ValidationError) -> list[str]:
+    """What was wrong with the settings, one line each, each naming its variable."""
+    lines = []
+    for problem in error.errors():
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        field = ".".join(str(part) for part in problem["loc"])
+        name = env_name(field)
+        lines.append(message if name in message else f"{name}: {message}")
+    return lines
