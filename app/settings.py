@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.capacity import default_layout_slots
@@ -37,13 +37,101 @@ def default_data_dir() -> Path:
     return Path(base) / "gradstep"
 
 
+# ── the rules of the values: each refusal names the variable ─────────────────────────────────
+
+
+def _name(info: ValidationInfo) -> str:
+    return env_name(str(info.field_name))
+
+
 def _whole(raw: object, info: ValidationInfo, least: int) -> int:
     """A whole number of at least ``least``, written in digits 0–9 only (or given as an int)."""
     text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
     if not isinstance(text, str) or not ascii_digits(text) or int(text) < least:
-        name = env_name(str(info.field_name))
-        raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
+        raise ValueError(f"{_name(info)} must be a whole number of at least {least}, not {raw!r}")
     return int(text)
+
+
+def _at_least_one(raw: object, info: ValidationInfo) -> int:
+    return _whole(raw, info, 1)
+
+
+def _waiting(raw: object, info: ValidationInfo) -> int | None:
+    return None if raw is None else _whole(raw, info, 0)
+
+
+def _port(raw: object, info: ValidationInfo) -> int:
+    port = _whole(raw, info, 0)
+    if port > MAX_PORT:
+        raise ValueError(f"{_name(info)} must be at most {MAX_PORT}, not {raw!r}")
+    return port
+
+
+def _count(raw: object, info: ValidationInfo) -> int:
+    """A count in digits; 0 is taken as 1."""
+    text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
+    if not isinstance(text, str) or not ascii_digits(text):
+        raise ValueError(f"{_name(info)} must be a count, not {raw!r}")
+    return max(int(text), 1)
+
+
+def _seconds(raw: object, info: ValidationInfo) -> float:
+    try:
+        value = float(raw)  # type: ignore[arg-type]  # refused below when not a number
+    except (TypeError, ValueError):
+        raise ValueError(f"{_name(info)} must be a number of seconds, not {raw!r}") from None
+    if isinstance(raw, bool) or not value > 0:
+        raise ValueError(f"{_name(info)} must be positive, not {raw!r}")
+    return value
+
+
+def _backend(raw: object, info: ValidationInfo) -> object:
+    if raw is None or raw == "":
+        return None
+    if raw not in ("dot", "wasm"):
+        raise ValueError(f"{_name(info)} must be dot or wasm, not {raw!r}")
+    return raw
+
+
+def _directory(raw: object) -> object:
+    if raw is None or raw == "":
+        return default_data_dir()
+    return Path(raw).expanduser() if isinstance(raw, str | Path) else raw
+
+
+def _empty_is_unset(raw: object) -> object:
+    return None if raw == "" else raw
+
+
+def _address(raw: object, info: ValidationInfo) -> object:
+    """An http(s) address without a trailing slash (blank: unset); one without a scheme or
+    with a query or a fragment is refused."""
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip()
+    if not text:
+        return None
+    parts = urlsplit(text)
+    address = parts.scheme in ("http", "https") and parts.netloc
+    if not address or parts.query or parts.fragment:
+        raise ValueError(
+            f"{_name(info)} must be an http(s) address such as https://example.org, not {text!r}"
+        )
+    return text.rstrip("/")
+
+
+Backend = Annotated[Literal["dot", "wasm"] | None, BeforeValidator(_backend)]
+Seconds = Annotated[float, BeforeValidator(_seconds)]
+Count = Annotated[int, BeforeValidator(_count)]
+AtLeastOne = Annotated[int, BeforeValidator(_at_least_one)]
+Waiting = Annotated[int | None, BeforeValidator(_waiting)]
+Port = Annotated[int, BeforeValidator(_port)]
+Directory = Annotated[Path, BeforeValidator(_directory)]
+Url = Annotated[str | None, BeforeValidator(_empty_is_unset)]
+Address = Annotated[str | None, BeforeValidator(_address)]
+
+
+# ── the settings ──────────────────────────────────────────────────────────────────────────────
 
 
 class Settings(BaseSettings):
@@ -51,147 +139,67 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX)
 
-    layout: Literal["dot", "wasm"] | None = Field(
+    layout: Backend = Field(
         default=None,
         description="the layout backend, dot or wasm (unset: dot when it is on PATH, else wasm)",
     )
-    layout_timeout: float = Field(
+    layout_timeout: Seconds = Field(
         default=DEFAULT_TIMEOUT_S,
         description="seconds a layout may take before it is killed and the graph refused (422)",
     )
-    layout_cache: int = Field(
+    layout_cache: Count = Field(
         default=DEFAULT_CACHE_ENTRIES,
         description="graph shapes whose layouts are kept (an LRU; 0 is taken as 1)",
     )
-    layout_slots: int = Field(
+    layout_slots: AtLeastOne = Field(
         default_factory=default_layout_slots,
         description="layouts that run at once (unset: the number of cores, at least 2)",
     )
-    layout_queue: int | None = Field(
+    layout_queue: Waiting = Field(
         default=None,
         description="layouts that wait for a slot, beyond which a new one is a 503 "
         "(unset: twice the slots)",
     )
-    links_per_minute: int = Field(
+    links_per_minute: AtLeastOne = Field(
         default=DEFAULT_PER_MINUTE,
         description="new short links a minute per client address; past it, 429",
     )
-    data: Path = Field(
+    data: Directory = Field(
         default_factory=default_data_dir,
         description="the directory of links.sqlite3, the short links' SQLite store "
         "(unset: $XDG_DATA_HOME/gradstep, else ~/.local/share/gradstep)",
     )
-    database_url: str | None = Field(
+    database_url: Url = Field(
         default=None,
         repr=False,  # it may hold a password
         description="the short links' store, postgresql://… or sqlite:///path "
         "(unset: the SQLite file in the data directory)",
     )
-    public_url: str | None = Field(
+    public_url: Address = Field(
         default=None,
         description="the server's public address, which absolute links in answers start with "
         "(unset: the request's own address)",
     )
     host: str = Field(default="127.0.0.1", description="the address gradstep serve listens on")
-    port: int = Field(default=8000, description="the port gradstep serve listens on")
-    workers: int = Field(
+    port: Port = Field(default=8000, description="the port gradstep serve listens on")
+    workers: AtLeastOne = Field(
         default=1,
         description="worker processes of gradstep serve (uvicorn's own); about one per core "
         "serves a lecture hall",
     )
-    limit_concurrency: int = Field(
+    limit_concurrency: AtLeastOne = Field(
         default=DEFAULT_CONCURRENCY,
         description="open connections per worker before uvicorn answers 503 (bounds every queue)",
     )
 
-    @field_validator("layout", mode="before")
-    @classmethod
-    def _layout(cls, raw: object) -> object:
-        if raw is None or raw == "":
-            return None
-        if raw not in ("dot", "wasm"):
-            raise ValueError(f"{env_name('layout')} must be dot or wasm, not {raw!r}")
-        return raw
-
-    @field_validator("layout_timeout", mode="before")
-    @classmethod
-    def _seconds(cls, raw: object, info: ValidationInfo) -> float:
-        name = env_name(str(info.field_name))
-        try:
-            value = float(raw)  # type: ignore[arg-type]  # refused below when not a number
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-        if isinstance(raw, bool) or not value > 0:
-            raise ValueError(f"{name} must be positive, not {raw!r}")
-        return value
-
-    @field_validator("layout_cache", mode="before")
-    @classmethod
-    def _count(cls, raw: object, info: ValidationInfo) -> int:
-        text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
-        if not isinstance(text, str) or not ascii_digits(text):
-            raise ValueError(f"{env_name(str(info.field_name))} must be a count, not {raw!r}")
-        return max(int(text), 1)
-
-    @field_validator(
-        "layout_slots", "links_per_minute", "workers", "limit_concurrency", mode="before"
-    )
-    @classmethod
-    def _at_least_one(cls, raw: object, info: ValidationInfo) -> int:
-        return _whole(raw, info, 1)
-
-    @field_validator("layout_queue", mode="before")
-    @classmethod
-    def _at_least_none(cls, raw: object, info: ValidationInfo) -> int | None:
-        return None if raw is None else _whole(raw, info, 0)
-
-    @field_validator("port", mode="before")
-    @classmethod
-    def _port(cls, raw: object, info: ValidationInfo) -> int:
-        port = _whole(raw, info, 0)
-        if port > MAX_PORT:
-            raise ValueError(f"{env_name('port')} must be at most {MAX_PORT}, not {raw!r}")
-        return port
-
-    @field_validator("data", mode="before")
-    @classmethod
-    def _directory(cls, raw: object) -> object:
-        if raw is None or raw == "":
-            return default_data_dir()
-        return Path(raw).expanduser() if isinstance(raw, str | Path) else raw
-
-    @field_validator("database_url", mode="before")
-    @classmethod
-    def _database(cls, raw: object) -> object:
-        return None if raw == "" else raw
-
-    @field_validator("public_url", mode="before")
-    @classmethod
-    def _public(cls, raw: object) -> object:
-        """Without a trailing slash; an address with no scheme, a query or a fragment is
-        refused."""
-        if raw is None or not isinstance(raw, str):
-            return raw
-        text = raw.strip()
-        if not text:
-            return None
-        parts = urlsplit(text)
-        address = parts.scheme in ("http", "https") and parts.netloc
-        if not address or parts.query or parts.fragment:
-            raise ValueError(
-                f"{env_name('public_url')} must be an http(s) address such as "
-                f"https://example.org, not {text!r}"
-            )
-        return text.rstrip("/")
-
     def layout_settings(self) -> LayoutSettings:
         """What the layout stage takes: backend, time limit, cache size, slots and queue."""
         return LayoutSettings(
-            self.layout,
-            self.layout_timeout,
-            self.layout_cache,
-            self.layout_slots,
-            self.layout_queue,
+            backend=self.layout,
+            timeout=self.layout_timeout,
+            cache_entries=self.layout_cache,
+            slots=self.layout_slots,
+            queue=self.layout_queue,
         )
 
     def links_url(self) -> str:
