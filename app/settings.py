@@ -44,12 +44,17 @@ def _name(info: ValidationInfo) -> str:
     return env_name(str(info.field_name))
 
 
-def _whole(raw: object, info: ValidationInfo, least: int) -> int:
-    """A whole number of at least ``least``, written in digits 0–9 only (or given as an int)."""
+def _digits(raw: object) -> int | None:
+    """``raw`` as a whole number when it is written in digits 0–9 only (or is an int ≥ 0)."""
     text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
-    if not isinstance(text, str) or not ascii_digits(text) or int(text) < least:
+    return int(text) if isinstance(text, str) and ascii_digits(text) else None
+
+
+def _whole(raw: object, info: ValidationInfo, least: int) -> int:
+    value = _digits(raw)
+    if value is None or value < least:
         raise ValueError(f"{_name(info)} must be a whole number of at least {least}, not {raw!r}")
-    return int(text)
+    return value
 
 
 def _at_least_one(raw: object, info: ValidationInfo) -> int:
@@ -69,10 +74,10 @@ def _port(raw: object, info: ValidationInfo) -> int:
 
 def _count(raw: object, info: ValidationInfo) -> int:
     """A count in digits; 0 is taken as 1."""
-    text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
-    if not isinstance(text, str) or not ascii_digits(text):
+    value = _digits(raw)
+    if value is None:
         raise ValueError(f"{_name(info)} must be a count, not {raw!r}")
-    return max(int(text), 1)
+    return max(value, 1)
 
 
 def _seconds(raw: object, info: ValidationInfo) -> float:
