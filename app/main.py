@@ -27,7 +27,7 @@ from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A gradstep app with ``settings``, by default read from the environment (GRADSTEP_...);
     a bad value raises ValueError (pydantic's ValidationError) naming its variable."""
-    settings = settings or Settings()
+    settings = Settings() if settings is None else settings
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
