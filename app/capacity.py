@@ -1,4 +1,6 @@
-"""Refusals that are the server's state, not the input's: 503 with a message and Retry-After.
+"""Refusals that are the server's state, not the input's (``Unavailable``: a message, a kind and
+how long to wait; app/errors.py answers each with 503 and Retry-After), and the gates that make
+them.
 
 A lecture hall can send more work than two cores can do. Rather than let it queue without end
 (every answer late, memory growing), each expensive stage admits a bounded number of requests:
@@ -14,22 +16,22 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TypeVar
 
-from starlette.exceptions import HTTPException
-
-from app.digits import ascii_digits
-
 T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
 RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 
 
-class Unavailable(HTTPException):
-    """A 503 in the one error shape (app/errors.py turns ``kind`` and the headers into it)."""
+class Unavailable(Exception):
+    """The server cannot do this now, through no fault of the input: busy, or a part of it failed
+    or missing. ``retry_after``: the seconds after which trying again may help (None: it will
+    not by itself). app/errors.py answers it with 503 in the one error shape."""
 
-    def __init__(self, message: str, kind: str, retry_after: int) -> None:
-        super().__init__(503, message, headers={"retry-after": str(retry_after)})
+    def __init__(self, message: str, kind: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
         self.kind = kind
+        self.retry_after = retry_after
 
 
 def layout_failed(detail: str) -> Unavailable:
@@ -41,17 +43,14 @@ def layout_failed(detail: str) -> Unavailable:
     )
 
 
-def _count_from_env(name: str, default: int, least: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    if not ascii_digits(raw) or int(raw) < least:
-        raise ValueError(f"{name} must be a whole number of at least {least}, not {raw!r}")
-    return int(raw)
+def default_layout_slots() -> int:
+    """Layouts that run at once unless set: the number of cores, at least 2."""
+    return max(2, os.cpu_count() or 2)
 
 
 class Gate:
-    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, 503."""
+    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, ``Unavailable``
+    (kind ``busy``, Retry-After ``retry_after``)."""
 
     def __init__(self, what: str, slots: int, queue: int, retry_after: int) -> None:
         self.what = what
@@ -62,12 +61,9 @@ class Gate:
         self._running = threading.BoundedSemaphore(slots)
 
     @classmethod
-    def for_layout(cls) -> Gate:
-        """GRADSTEP_LAYOUT_SLOTS (default: the number of cores, at least 2) layouts run at
-        once; GRADSTEP_LAYOUT_QUEUE (default: twice as many) wait."""
-        slots = _count_from_env("GRADSTEP_LAYOUT_SLOTS", max(2, os.cpu_count() or 2), 1)
-        queue = _count_from_env("GRADSTEP_LAYOUT_QUEUE", 2 * slots, 0)
-        return cls("layout", slots, queue, RETRY_AFTER_BUSY_S)
+    def for_layout(cls, slots: int, queue: int | None = None) -> Gate:
+        """``slots`` layouts run at once and ``queue`` (None: twice as many) wait."""
+        return cls("layout", slots, 2 * slots if queue is None else queue, RETRY_AFTER_BUSY_S)
 
     @contextmanager
     def slot(self) -> Iterator[None]:

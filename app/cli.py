@@ -1,4 +1,10 @@
-"""``gradstep serve``, ``gradstep render`` and ``gradstep links export|import``."""
+"""``gradstep serve``, ``gradstep render`` and ``gradstep links export|import``.
+
+Each reads the settings (app/settings.py) once, when it starts: ``serve``'s flags are settings
+(``--port`` is GRADSTEP_PORT's), given on the command line instead; ``render`` lays out with the
+layout settings and ``links`` opens the settings' store unless ``--database`` names another. A
+bad setting is one line on stderr and exit status 2. The server's processes (uvicorn's
+``--workers``) each make their app with ``create_app()``, which reads the same environment."""
 
 from __future__ import annotations
 
@@ -8,20 +14,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TextIO, get_args
 
+from pydantic import ValidationError
+
 from app import __version__
 from app.capacity import Unavailable
-from app.digits import ascii_digits
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
+from app.middleware import MAX_REQUEST_HEAD_BYTES
+from app.numbers import ascii_digits
 from app.pipeline import draw
-from app.protocol import MAX_REQUEST_HEAD_BYTES
 from app.query import StepQuery, parse_values
+from app.settings import MAX_PORT, Settings, env_name, problems
 from engine.errors import GradstepError
 from engine.steps import Phase
 
-DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
 GRACEFUL_SHUTDOWN_S = 30  # SIGTERM: in-flight requests (layout is capped at seconds) finish
+SERVE_FLAGS = ("host", "port", "workers", "limit_concurrency")  # Settings fields, as --flags
+
+
+def _setting(name: str) -> str:
+    """A flag's help: its setting's description, variable and default."""
+    field = Settings.model_fields[name]
+    return f"{field.description} (default: {env_name(name)}, else {field.default})"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,20 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gradstep {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument(
-        "--workers",
-        type=_positive,
-        default=1,
-        help="worker processes (uvicorn's own); about one per core serves a lecture hall",
-    )
-    serve.add_argument(
-        "--limit-concurrency",
-        type=_positive,
-        default=DEFAULT_CONCURRENCY,
-        help="open connections per worker before uvicorn answers 503 (bounds every queue)",
-    )
+    serve.add_argument("--host", help=_setting("host"))
+    serve.add_argument("--port", type=_port, help=_setting("port"))
+    serve.add_argument("--workers", type=_positive, help=_setting("workers"))
+    serve.add_argument("--limit-concurrency", type=_positive, help=_setting("limit_concurrency"))
     render = commands.add_parser("render", help="draw a program's graph as a standalone SVG")
     render.add_argument("source", help="the program; @FILE reads a file, - reads stdin")
     render.add_argument("-o", "--output", required=True, help="the SVG file to write")
@@ -74,6 +79,12 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _port(text: str) -> int:
+    if not ascii_digits(text) or int(text) > MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be a port number, 0 to {MAX_PORT}, not {text!r}")
+    return int(text)
+
+
 def _read_source(arg: str) -> str:
     if arg == "-":
         return sys.stdin.read()
@@ -92,14 +103,14 @@ def _located(error: GradstepError) -> str:
     return f"line {span.line}, column {span.column}: {message}"
 
 
-def _render(args: argparse.Namespace) -> int:
+def _render(args: argparse.Namespace, settings: Settings) -> int:
     try:
         source = _read_source(args.source)
     except (OSError, UnicodeDecodeError) as error:
         why = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
         print(f"gradstep: cannot read the program {args.source[1:]}: {why}", file=sys.stderr)
         return 2
-    layout = Layout()
+    layout = Layout(settings.layout_settings())
     try:
         drawn = draw(layout, source, parse_values(args.values), args.rankdir)
         at = StepQuery(args.phase, args.step)
@@ -109,7 +120,7 @@ def _render(args: argparse.Namespace) -> int:
         print(f"gradstep: {_located(error)}", file=sys.stderr)
         return 2
     except Unavailable as error:  # the layout backend failed: not the program's fault
-        print(f"gradstep: {error.detail}", file=sys.stderr)
+        print(f"gradstep: {error.message}", file=sys.stderr)
         return 3
     finally:
         layout.close()
@@ -121,9 +132,9 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
-def _links(args: argparse.Namespace) -> int:
+def _links(args: argparse.Namespace, settings: Settings) -> int:
     try:
-        with open_store(args.database) as store:
+        with open_store(args.database or settings.links_url()) as store:
             if args.move == "export":
                 with _open(args.output, "w") as out:
                     count = dump(store.export(), out)
@@ -152,26 +163,33 @@ def _open(path: str, mode: Literal["r", "w"]) -> TextIO:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    flags = {name: getattr(args, name, None) for name in SERVE_FLAGS}
+    try:
+        settings = Settings(**{name: value for name, value in flags.items() if value is not None})
+    except ValidationError as error:
+        for problem in problems(error):
+            print(f"gradstep: {problem}", file=sys.stderr)
+        return 2
     if args.command == "render":
-        return _render(args)
+        return _render(args, settings)
     if args.command == "links":
-        return _links(args)
-    _serve(args)
+        return _links(args, settings)
+    _serve(settings)
     return 0
 
 
-def _serve(args: argparse.Namespace) -> None:
+def _serve(settings: Settings) -> None:
     import uvicorn
 
     uvicorn.run(
-        "app.main:create_app",
+        "app.main:create_app",  # each worker process reads the settings when it makes its app
         factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        limit_concurrency=args.limit_concurrency,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        limit_concurrency=settings.limit_concurrency,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
-        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # app/protocol.py answers 414, 431
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # the app answers 414, 431
     )
 
 

@@ -1,28 +1,21 @@
-"""Every refusal as 422 ``{"error": {message, kind, line, column, end_column}}``: the
-engine's errors, FastAPI's validation errors (malformed JSON included) and oversized bodies,
-which are refused while they stream in, before anything parses them."""
+"""The one place where errors become HTTP answers, every one in the error shape
+``{"error": {message, kind, line, column, end_column}}``: the engine's errors and FastAPI's
+validation errors (malformed JSON included) are 422, the server's ``Unavailable`` 503 with
+Retry-After, the routes' HTTP errors their own status, and anything else a 500 without a
+traceback. ``send_refusal`` answers in the same shape from a middleware (app/middleware/)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Message, Send
 
-from app.digits import ascii_digits
+from app.capacity import Unavailable
 from engine.errors import GradstepError
-
-MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def error_body(message: str, kind: str) -> dict[str, dict[str, object]]:
@@ -71,6 +64,13 @@ def _unreadable_body(cause: BaseException | None) -> str:
     return "the request body is not valid JSON"
 
 
+def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    """The server's state, not the input's: 503, and Retry-After when waiting may help."""
+    assert isinstance(exc, Unavailable)
+    headers = None if exc.retry_after is None else {"retry-after": str(exc.retry_after)}
+    return JSONResponse(error_body(exc.message, exc.kind), status_code=503, headers=headers)
+
+
 def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:  # FastAPI could not decode the body (not UTF-8, ...)
@@ -88,60 +88,9 @@ def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
     app.add_exception_handler(GradstepError, _gradstep_error)
+    app.add_exception_handler(Unavailable, _unavailable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-
-
-class BodyTooLarge(StarletteHTTPException):
-    """Raised while the body streams in; FastAPI lets HTTP exceptions through its body reader."""
-
-    kind = "limit"
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(422, f"the request body is larger than {limit:,} bytes")
-
-
-class BodySizeLimit:
-    """Refuses a body over ``limit`` bytes: at once by its Content-Length, or as soon as the
-    streamed bytes pass the limit, so a huge body is never read whole."""
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (not ascii_digits(declared) or int(declared) > self.limit):
-            await self._refuse(send)
-            return
-        seen = 0
-        started = False
-
-        async def counting_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise BodyTooLarge(self.limit)
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counting_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await self._refuse(send)
-
-    async def _refuse(self, send: Send) -> None:
-        message = f"the request body is larger than {self.limit:,} bytes"
-        await send_refusal(send, 422, message, "limit", close=True)
 
 
 async def send_refusal(send: Send, status: int, message: str, kind: str, close: bool) -> None:

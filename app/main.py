@@ -1,5 +1,5 @@
-"""The app factory: the app's state (made in its lifespan), the routers, the error handlers
-and /static."""
+"""The app factory: the settings (read once, here, unless given), the app's state made from them
+in its lifespan, the middleware, the error handlers, the routers and /static."""
 
 from __future__ import annotations
 
@@ -9,33 +9,32 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.assets import ASSETS_URL, STATIC_URL, ImmutableFiles
 from app.draw import png
-from app.draw.layout import Layout, LayoutSettings
-from app.errors import BodySizeLimit, install_error_handlers
+from app.draw.layout import Layout
+from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
-from app.paths import STATIC_DIR
-from app.protocol import HEAD_REFUSALS, HeadLikeGet, RequestHeadLimits
-from app.public import public_url_from_env
+from app.middleware import HEAD_REFUSALS, install_middleware
 from app.routes import exports, graph, links, oembed, pages, training
-from app.security import SecurityHeaders
+from app.serving import mount_static
+from app.settings import Settings
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
 
 
-def create_app(settings: LayoutSettings | None = None) -> FastAPI:
-    """A gradstep app; layout settings default to the environment (GRADSTEP_LAYOUT...)."""
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A gradstep app with ``settings``, by default read from the environment (GRADSTEP_...);
+    a bad value raises ValueError (pydantic's ValidationError) naming its variable."""
+    settings = Settings() if settings is None else settings
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.links = store = open_store()  # short links; migrated before any request
-        app.state.link_buckets = TokenBuckets.from_env()
-        app.state.layout = layout = Layout(settings)
+        # short links; migrated before any request
+        app.state.links = store = open_store(settings.links_url())
+        app.state.link_buckets = TokenBuckets(settings.links_per_minute)
+        app.state.layout = layout = Layout(settings.layout_settings())
         app.state.training = jobs = TrainingJobs()
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()
@@ -57,20 +56,12 @@ def create_app(settings: LayoutSettings | None = None) -> FastAPI:
         lifespan=lifespan,
         responses=HEAD_REFUSALS,
     )
-    app.state.public_url = public_url_from_env()  # links in answers (oEmbed, short links)
+    app.state.settings = settings  # public_url: links in answers (app/serving.py's public_base)
     install_error_handlers(app)
-    # Answers over 1 KB are gzipped at level 1: the MLP's graph JSON, 2.4 MB, becomes 0.45 MB in
-    # ~30 ms (level 9: 0.35 MB in ~180 ms). Starlette passes event streams, ZIP, GIF and PNG
-    # through as they are, chunk by chunk.
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
-    app.add_middleware(BodySizeLimit)
-    app.add_middleware(HeadLikeGet)
-    app.add_middleware(RequestHeadLimits)
-    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals included
+    install_middleware(app)
     for area in (graph, pages, oembed, exports, training, links):
         app.include_router(area.router)
-    app.mount(ASSETS_URL, ImmutableFiles(directory=STATIC_DIR, check_dir=False), name="assets")
-    app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    mount_static(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

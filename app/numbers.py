@@ -6,6 +6,9 @@ Rules: ``decimals`` places with a true minus sign (−); an exponent (``1.234e�
 is too large (≥ 1e9) or so small that no digit would show at these decimals; ``-0`` is ``0``; exact
 ties round away from zero (as JavaScript's toFixed does, so the two agree to the last digit).
 A ``width`` (a box in the graph) takes fewer decimals first, down to 2, then an exponent.
+
+Whole numbers read from text that a client, a command line or the environment wrote are checked
+here too (``ascii_digits``).
 """
 
 from __future__ import annotations
@@ -99,3 +102,9 @@ def row_cells(row: Row, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> list[
         else:
             cells.append(text)
     return cells
+
+
+def ascii_digits(text: str | bytes) -> bool:
+    """Whether ``text`` is digits 0–9 only: ``str.isdigit`` alone also takes ``²`` and ``٣``,
+    which ``int`` then refuses (``?hidden=²`` was a 500)."""
+    return text.isascii() and text.isdigit()

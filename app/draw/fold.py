@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.digits import ascii_digits
+from app.numbers import ascii_digits
 from engine.errors import GradstepError
 from engine.trace import Drawable
 

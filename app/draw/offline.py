@@ -16,11 +16,9 @@ from pathlib import Path
 from markupsafe import Markup
 from pydantic import TypeAdapter
 
-from app.browser_config import CONFIG_MODULE, config_module
 from app.draw.svg import Theme
-from app.paths import STATIC_DIR
 from app.pipeline import Drawn
-from app.templating import templates
+from app.serving import CONFIG_MODULE, STATIC_DIR, config_module, templates
 from engine.steps import Phase
 from engine.trace import Trace
 

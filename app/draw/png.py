@@ -23,11 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from starlette.exceptions import HTTPException
-
 from app.capacity import Gate, Unavailable
 from app.draw.svg import Theme
-from app.paths import GRAPH_CSS
+from app.serving import GRAPH_CSS
 from engine.errors import GradstepError
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
@@ -47,13 +45,11 @@ _VAR = re.compile(r"var\((--[\w-]+)\)")
 _SIZE = re.compile(r'\b(width|height)="([\d.]+)pt"')
 
 
-class FontMissingError(HTTPException):
+class FontMissingError(Unavailable):
     """No DejaVu font on this machine: PNG text would not be drawn at all (503, not a 500)."""
 
-    kind = "unavailable"
-
     def __init__(self, message: str) -> None:
-        super().__init__(503, message)
+        super().__init__(message, "unavailable")
 
 
 def theme_colours(css: str, theme: Theme) -> dict[str, str]:

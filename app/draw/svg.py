@@ -16,7 +16,7 @@ from itertools import chain
 from typing import Literal
 from xml.sax.saxutils import escape
 
-from app.paths import GRAPH_CSS
+from app.serving import GRAPH_CSS
 
 Theme = Literal["light", "dark"]
 

@@ -14,8 +14,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from app.capacity import _count_from_env
-
 DEFAULT_PER_MINUTE = 30  # a teacher preparing slides shares a view every few seconds at most
 MAX_CLIENTS = 10_000
 
@@ -32,11 +30,6 @@ class TokenBuckets:
         self._clients = clients
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
         self._lock = threading.Lock()
-
-    @classmethod
-    def from_env(cls) -> TokenBuckets:
-        """GRADSTEP_LINKS_PER_MINUTE links a minute per client address (default 30)."""
-        return cls(_count_from_env("GRADSTEP_LINKS_PER_MINUTE", DEFAULT_PER_MINUTE, 1))
 
     def take(self, client: str) -> int:
         """0 when ``client`` may go on (a token is taken), else the whole seconds to wait."""

@@ -1,16 +1,15 @@
 """The link store: one small interface, a backend per database (``app/links/sqlite.py``, the
 default, and ``app/links/postgres.py``), chosen by a URL.
 
-``GRADSTEP_DATABASE_URL=postgresql://…`` shares links between servers; without it links live in
-SQLite in the data directory: ``GRADSTEP_DATA``, else ``$XDG_DATA_HOME/gradstep``, else
-``~/.local/share/gradstep``. A write returns only once it is committed. Each backend runs its
-schema's missing migrations when it opens, recording them in a ``schema_version`` table.
+The URL is the server's setting (``Settings.links_url``): ``GRADSTEP_DATABASE_URL=postgresql://…``
+shares links between servers; without it links live in SQLite in the data directory
+(``GRADSTEP_DATA``). A write returns only once it is committed. Each backend runs its schema's
+missing migrations when it opens, recording them in a ``schema_version`` table.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -136,25 +135,11 @@ def migrate(cursor: Cursor, migrations: Sequence[str]) -> None:
         cursor.execute(f"INSERT INTO schema_version (version) VALUES ({version})")
 
 
-# ── where the store is ────────────────────────────────────────────────────────────────────────
+# ── opening a store ──────────────────────────────────────────────────────────────────────────
 
 
-def data_dir() -> Path:
-    """GRADSTEP_DATA, else $XDG_DATA_HOME/gradstep, else ~/.local/share/gradstep."""
-    if explicit := os.environ.get("GRADSTEP_DATA"):
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "gradstep"
-
-
-def store_url() -> str:
-    """GRADSTEP_DATABASE_URL, else the SQLite file in the data directory."""
-    return os.environ.get("GRADSTEP_DATABASE_URL") or f"sqlite:///{data_dir() / 'links.sqlite3'}"
-
-
-def open_store(url: str | None = None) -> LinkStore:
+def open_store(url: str) -> LinkStore:
     """The store at ``url`` (``postgresql://…`` or ``sqlite:///path``), migrated and ready."""
-    url = url or store_url()
     if url.startswith(("postgresql://", "postgres://")):
         from app.links.postgres import PostgresStore  # psycopg: the optional 'postgres' extra
 

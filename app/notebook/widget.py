@@ -20,9 +20,8 @@ from pydantic import TypeAdapter
 from app.draw.offline import OFFLINE_STYLES, bundle, offline_html
 from app.notebook.css import scope_css
 from app.notebook.drawing import notebook_layout
-from app.paths import STATIC_DIR
 from app.pipeline import Drawn, draw_trace
-from app.templating import templates
+from app.serving import STATIC_DIR, templates
 from engine.steps import Phase
 from engine.trace import Trace
 

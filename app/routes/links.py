@@ -16,9 +16,8 @@ from app.capacity import Unavailable
 from app.links.ratelimit import TokenBuckets
 from app.links.state import IMAGE_KEYS, PAGE_KEYS, State, is_link_id, link_state, target
 from app.links.store import LinkStore, StoreError, save
-from app.public import public_base
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
-from app.templating import templates
+from app.serving import public_base, templates
 
 router = APIRouter(tags=["links"])
 

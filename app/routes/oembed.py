@@ -1,6 +1,6 @@
 """``/oembed`` (oEmbed 1.0): a pasted gradstep link becomes a live graph (an iframe of
 ``/embed``) in tools that read oEmbed. Every page advertises its oEmbed answer with a discovery
-``<link>`` (``oembed_href`` in app/templating.py)."""
+``<link>`` (``oembed_href`` in app/serving.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from app.public import public_base
+from app.serving import public_base
 
 router = APIRouter(tags=["embed"])
 

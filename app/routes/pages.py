@@ -7,9 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
-from app.assets import ASSETS_URL, IMMUTABLE, STATIC_URL
-from app.browser_config import CONFIG_MODULE, config_module
-from app.templating import templates
+from app.serving import ASSETS_URL, CONFIG_MODULE, IMMUTABLE, STATIC_URL, config_module, templates
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.nn import ACTIVATIONS
 
@@ -23,7 +21,8 @@ def index(request: Request) -> HTMLResponse:
 
 @router.get("/embed", response_class=HTMLResponse)
 def embed(request: Request) -> HTMLResponse:
-    """The player alone, for iframes in slides; any site may frame it (app/security.py)."""
+    """The player alone, for iframes in slides; any site may frame it (its security headers:
+    app/middleware/security.py)."""
     return templates.TemplateResponse(request, "embed.html", {"offline": False})
 
 

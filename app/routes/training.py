@@ -15,11 +15,11 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
-from app.digits import ascii_digits
 from app.errors import error_body
+from app.numbers import ascii_digits
 from app.schemas import (
     ErrorResponse,
     TrainBoundaryEvent,
@@ -33,7 +33,7 @@ from app.schemas import (
     TrainRequest,
     TrainStartEvent,
 )
-from app.training.jobs import MAX_TRAINING_JOBS, RETRY_AFTER_S, Job, TrainingBusy, TrainingJobs
+from app.training.jobs import MAX_TRAINING_JOBS, Job, TrainingJobs
 from engine.errors import GradstepError
 from engine.lab.config import PRESETS, TrainConfig, check, parameter_count
 from engine.lab.point_program import point_program
@@ -192,15 +192,7 @@ def get_options() -> dict[str, Any]:
 async def post_train(body: TrainRequest, request: Request) -> Response:
     """Start a training job and stream its progress as Server-Sent Events."""
     config = config_of(body)
-    try:
-        job = jobs_of(request).start(config)
-    except TrainingBusy:
-        message = f"all {jobs_of(request).max_jobs} training slots are busy: try again shortly"
-        return JSONResponse(
-            error_body(message, "busy"),
-            status_code=503,
-            headers={"retry-after": str(RETRY_AFTER_S)},
-        )
+    job = jobs_of(request).start(config)  # TrainingBusy: 503 with Retry-After (app/errors.py)
 
     async def events() -> AsyncIterator[str]:
         while (message := await job.queue.get()) is not None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from app.capacity import Unavailable
 from app.training.worker import Message, run
 from engine.lab.config import TrainConfig
 
@@ -35,8 +36,12 @@ _WORKERS = multiprocessing.get_context("forkserver")
 _WORKERS.set_forkserver_preload(["app.training.worker", "engine.lab.tape"])
 
 
-class TrainingBusy(Exception):
-    """Every job slot is taken."""
+class TrainingBusy(Unavailable):
+    """Every job slot is taken: try again in ``RETRY_AFTER_S``."""
+
+    def __init__(self, max_jobs: int) -> None:
+        message = f"all {max_jobs} training slots are busy: try again shortly"
+        super().__init__(message, "busy", RETRY_AFTER_S)
 
 
 @dataclass
@@ -91,7 +96,7 @@ class TrainingJobs:
         loop = asyncio.get_running_loop()
         with self._lock:
             if len(self._jobs) >= self.max_jobs:
-                raise TrainingBusy
+                raise TrainingBusy(self.max_jobs)
             parent, child = _WORKERS.Pipe(duplex=False)
             stop_flag = _WORKERS.Event()
             process = _WORKERS.Process(

@@ -15,6 +15,7 @@ from backends import BACKENDS
 
 from app.draw.layout import Layout, LayoutSettings
 from app.main import create_app
+from app.settings import Settings
 
 
 @pytest.fixture(scope="session", params=BACKENDS)
@@ -26,5 +27,5 @@ def layout(request: pytest.FixtureRequest) -> Iterator[Layout]:
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    with TestClient(create_app(LayoutSettings(backend=request.param))) as test_client:
+    with TestClient(create_app(Settings(layout=request.param))) as test_client:
         yield test_client

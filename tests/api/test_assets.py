@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app import assets
-from app.assets import ASSETS_URL, IMMUTABLE
+from app import serving as assets
 from app.main import create_app
+from app.serving import ASSETS_URL, IMMUTABLE
 
 
 @pytest.fixture(scope="module")

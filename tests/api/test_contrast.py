@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from app.draw.png import theme_colours
-from app.paths import STATIC_DIR
+from app.serving import STATIC_DIR
 
 BUCKETS = ("n3", "n2", "n1", "0", "p1", "p2", "p3")
 STRONG = ("n3", "p3")  # the strongest colours carry the strong ink (graph.css)

@@ -19,8 +19,8 @@ from PIL import Image
 from app.draw.offline import BundleError, bundle
 from app.draw.png import PT_TO_PX, svg_to_png, theme_colours
 from app.main import create_app
-from app.paths import GRAPH_CSS
 from app.presets import PRESETS
+from app.serving import GRAPH_CSS
 
 PRESETS_BY_ID = {p.id: p.source for p in PRESETS}
 

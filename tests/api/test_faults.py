@@ -18,10 +18,10 @@ from programs import slow_source
 from served import busy_dot
 
 from app.capacity import Gate, SingleFlight, Unavailable
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.draw.layout.wasm_backend import _Worker, wasm_available
 from app.main import create_app
+from app.settings import Settings
 
 SMALL = "a = 2.0\nb = a * a + 1\n"
 OTHER = "x = 1.5\ny = x.tanh() * x\n"
@@ -46,7 +46,7 @@ def fake_dot(directory: Path, body: str) -> None:
 
 @pytest.fixture
 def dot_client() -> Iterator[TestClient]:
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=60))) as client:
         yield client
 
 
@@ -57,7 +57,7 @@ def test_dot_killed_by_a_signal_is_503_then_the_next_dot_draws(
     real_path = os.environ["PATH"]
     fake_dot(tmp_path, "cat > /dev/null\nkill -9 $$\n")  # killed once it has read its graph
     monkeypatch.setenv("PATH", f"{tmp_path}:{real_path}")
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=60))) as client:
         response = client.post("/api/graph", json={"source": SMALL})
         assert_layout_failed(response)
         assert "signal 9" in response.json()["error"]["message"]
@@ -132,7 +132,7 @@ def test_wasm_worker_killed_mid_layout_is_503_and_replaced(monkeypatch: pytest.M
             sent.set()
 
     monkeypatch.setattr(_Worker, "_send", send_and_tell)
-    settings = LayoutSettings(backend="wasm", timeout=20)
+    settings = Settings(layout="wasm", layout_timeout=20)
     with TestClient(create_app(settings)) as client:
         assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
         pool = client.app.state.layout._wasm  # type: ignore[attr-defined]
@@ -163,7 +163,7 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
 ) -> None:
     monkeypatch.setenv("GRADSTEP_LAYOUT_SLOTS", "1")
     monkeypatch.setenv("GRADSTEP_LAYOUT_QUEUE", "0")
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=60))) as client:
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=60))) as client:
         assert client.post("/api/graph", json={"source": SMALL}).status_code == 200  # cached
         layout = client.app.state.layout  # type: ignore[attr-defined]
         in_layout = threading.Event()
@@ -218,7 +218,7 @@ def test_gate_admits_slots_plus_queue_and_refuses_the_next() -> None:
     time.sleep(0.05)  # give it time to queue (only makes the refusal below a stronger test)
     with pytest.raises(Unavailable) as refused, gate.slot():
         pass
-    assert refused.value.status_code == 503 and refused.value.headers == {"retry-after": "2"}
+    assert refused.value.kind == "busy" and refused.value.retry_after == 2  # a 503 (app/errors.py)
     leave.set()
     first.join(10)
     second.join(10)
@@ -262,7 +262,7 @@ def test_single_flight_computes_once_for_concurrent_callers_and_shares_errors() 
 def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
     """A timeout under load says nothing about the graph when the server is idle: it used to be
     refused for ten minutes after one timeout (85 refusals of a legitimate MLP in 136)."""
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=0.5))) as client:
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=0.5))) as client:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         calls: list[int] = []
         original = layout.start

@@ -1,6 +1,6 @@
-"""Security headers on every answer of every route (app/security.py sets them): a CSP with no
-inline script and no eval on every page, nosniff, a Referrer-Policy, and framing only where the
-embed issue allows it (/embed, its static files, the graph images)."""
+"""Security headers on every answer of every route (app/middleware/security.py sets them): a CSP
+with no inline script and no eval on every page, nosniff, a Referrer-Policy, and framing only
+where the embed issue allows it (/embed, its static files, the graph images)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
+from app.settings import Settings
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -34,7 +34,7 @@ QUERIES = {  # what each GET route needs to answer 200
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(LayoutSettings(backend="dot"))) as made:
+    with TestClient(create_app(Settings(layout="dot"))) as made:
         yield made
 
 

@@ -16,9 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 from programs import dense_source, slow_source
 
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
+from app.settings import Settings
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -28,7 +28,7 @@ CANARY = Path("/tmp/gradstep-hostile-canary")
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     CANARY.unlink(missing_ok=True)
-    with TestClient(create_app(LayoutSettings(backend="dot", timeout=1.0))) as made:
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=1.0))) as made:
         yield made
     assert not CANARY.exists(), "a hostile program ran code on the server"
 

@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from served import gradstep_serve
 
 from app.cli import main
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
-from app.protocol import MAX_HEADERS, MAX_REQUEST_HEAD_BYTES, MAX_URL_BYTES
+from app.middleware import MAX_HEADERS, MAX_REQUEST_HEAD_BYTES, MAX_URL_BYTES
+from app.settings import Settings
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -29,7 +29,7 @@ HUGE_GRADS = ["x = 1.0\ny = x * 1e308", "x = 1.0\ny = x * 1.7e308", "x = 1e-300\
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(LayoutSettings(backend="dot"))) as made:
+    with TestClient(create_app(Settings(layout="dot"))) as made:
         yield made
 
 

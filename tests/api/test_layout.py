@@ -18,6 +18,7 @@ from app.draw.fold import fold_view, folded_calls
 from app.draw.layout import Layout, LayoutSettings, choose_backend
 from app.draw.layout.dot_backend import DotRunner
 from app.presets import PRESETS
+from app.settings import Settings
 from engine import GradstepError
 
 
@@ -25,7 +26,7 @@ def test_environment_forces_backend_timeout_and_cache(monkeypatch: pytest.Monkey
     monkeypatch.setenv("GRADSTEP_LAYOUT", BACKENDS[-1])
     monkeypatch.setenv("GRADSTEP_LAYOUT_TIMEOUT", "2.5")
     monkeypatch.setenv("GRADSTEP_LAYOUT_CACHE", "3")
-    settings = LayoutSettings.from_env()
+    settings = Settings().layout_settings()
     assert settings == LayoutSettings(BACKENDS[-1], 2.5, 3)
     assert Layout(settings).backend == BACKENDS[-1]
 
@@ -34,7 +35,7 @@ def test_defaults_prefer_dot_when_on_path(monkeypatch: pytest.MonkeyPatch) -> No
     """dot measures text with the real fonts; the faster wasm build guesses (choose_backend)."""
     for name in ("GRADSTEP_LAYOUT", "GRADSTEP_LAYOUT_TIMEOUT", "GRADSTEP_LAYOUT_CACHE"):
         monkeypatch.delenv(name, raising=False)
-    assert LayoutSettings.from_env() == LayoutSettings(None, 5.0, 256)
+    assert Settings().layout_settings() == LayoutSettings(None, 5.0, 256)
     assert choose_backend() == ("dot" if "dot" in BACKENDS else "wasm")
     for backend in BACKENDS:
         assert choose_backend(backend) == backend  # GRADSTEP_LAYOUT still picks either
@@ -79,7 +80,7 @@ def test_the_same_dot_lays_out_the_same_in_fresh_processes(backend: str) -> None
 def test_bad_settings_are_named(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
     monkeypatch.setenv(name, value)
     with pytest.raises(ValueError, match=name):
-        LayoutSettings.from_env()
+        Settings().layout_settings()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

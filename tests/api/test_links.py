@@ -17,7 +17,6 @@ from backends import BACKENDS
 from fastapi.testclient import TestClient
 
 from app.cli import main
-from app.draw.layout import LayoutSettings
 from app.links import store as store_module
 from app.links.ratelimit import TokenBuckets
 from app.links.state import full_id
@@ -25,6 +24,7 @@ from app.links.store import StoreError, open_store
 from app.main import create_app
 from app.presets import LECTURE_NEURON, MICROGRAD_README
 from app.query import MAX_VALUES, MAX_VALUES_CHARS
+from app.settings import Settings
 from engine.limits import MAX_SOURCE_CHARS
 
 VIEW = {"source": MICROGRAD_README, "phase": "backward", "step": 3, "theme": "dark"}
@@ -34,7 +34,7 @@ LONG = {"source": MICROGRAD_README, "phase": "backward", "step": "3", "theme": "
 def make_client(path: Path, monkeypatch: pytest.MonkeyPatch, per_minute: int) -> TestClient:
     monkeypatch.setenv("GRADSTEP_DATA", str(path))
     monkeypatch.setenv("GRADSTEP_LINKS_PER_MINUTE", str(per_minute))
-    return TestClient(create_app(LayoutSettings(backend=BACKENDS[0])))
+    return TestClient(create_app(Settings(layout=BACKENDS[0])))
 
 
 @pytest.fixture

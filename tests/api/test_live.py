@@ -14,9 +14,9 @@ import uvicorn
 from backends import BACKENDS
 from programs import slow_source
 
-from app.draw.layout import LayoutSettings
 from app.main import create_app
 from app.presets import MICROGRAD_README
+from app.settings import Settings
 
 
 def free_port() -> int:
@@ -27,7 +27,7 @@ def free_port() -> int:
 
 class LiveServer:
     def __init__(self, backend: str) -> None:
-        self.app = create_app(LayoutSettings(backend=backend, timeout=1.0))
+        self.app = create_app(Settings(layout=backend, layout_timeout=1.0))
         self.port = free_port()
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)

@@ -1,5 +1,5 @@
 """A wheel built from the repository serves pages: it carries static/ and templates/ inside app/
-(a wheel has no project root), where app/paths.py finds them."""
+(a wheel has no project root), where app/serving.py finds them."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_the_wheel_carries_every_page_and_browser_file(tmp_path: Path) -> None:
         assert files
         for path in files:
             assert f"app/{path.relative_to(ROOT).as_posix()}" in names
-    assert "app/paths.py" in names and "engine/ops.py" in names
+    assert "app/serving.py" in names and "engine/ops.py" in names
 
 
 FAKE_PYTHON = """#!/bin/sh

@@ -18,15 +18,15 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
+from app.settings import Settings
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
 EXAMPLES_PER_OPERATION = 30  # x 12 operations: about half a minute on two cores
 
-app = create_app(LayoutSettings(backend="dot", timeout=2.0))
+app = create_app(Settings(layout="dot", layout_timeout=2.0))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app).exclude(
     path="/api/train", method="POST"
 )

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.security import headers_for, policy_for
+from app.middleware.security import headers_for, policy_for
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\n"
 

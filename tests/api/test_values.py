@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.cli import main
-from app.draw.layout import LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
+from app.settings import Settings
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -47,7 +47,7 @@ ROUTES = ["/api/graph.svg", "/api/graph.png", "/api/graph.zip", "/api/graph.gif"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(LayoutSettings(backend="dot"))) as made:
+    with TestClient(create_app(Settings(layout="dot"))) as made:
         yield made
 
 

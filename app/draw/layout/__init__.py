@@ -104,13 +104,14 @@ class Layout:
     """One backend, its time limit and its cache; safe to share between request threads."""
 
     def __init__(self, settings: LayoutSettings | None = None) -> None:
-        self.settings = settings or LayoutSettings.from_env()
+        self.settings = settings or LayoutSettings()
         self.backend = choose_backend(self.settings.backend)
         self._wasm = WasmPool() if self.backend == "wasm" else None
         self._dot = DotRunner() if self.backend == "dot" else None
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
         self._lock = threading.Lock()
-        self.gate = Gate.for_layout()  # a bounded queue: beyond it, 503 + Retry-After
+        # a bounded queue: beyond it, busy (503 + Retry-After)
+        self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
         self._in_flight = SingleFlight()
 
     def start(self, source: str) -> _Job:

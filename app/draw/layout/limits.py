@@ -1,12 +1,12 @@
-"""Settings of the layout stage, read from the environment once per app."""
+"""The layout stage's settings (app/settings.py makes them from the server's ``Settings``), and
+its time limit: how long is left, and the refusal when it runs out."""
 
 from __future__ import annotations
 
-import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from app.digits import ascii_digits
+from app.capacity import default_layout_slots
 from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -28,35 +28,10 @@ def too_complex(timeout: float) -> GradstepError:
     )
 
 
-def _positive_float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not value > 0:
-        raise ValueError(f"{name} must be positive, not {raw!r}")
-    return value
-
-
 @dataclass(frozen=True, slots=True)
 class LayoutSettings:
     backend: str | None = None  # "dot", "wasm", or None to choose (dot when on PATH)
     timeout: float = DEFAULT_TIMEOUT_S
     cache_entries: int = DEFAULT_CACHE_ENTRIES
-
-    @classmethod
-    def from_env(cls) -> LayoutSettings:
-        """GRADSTEP_LAYOUT=dot|wasm, GRADSTEP_LAYOUT_TIMEOUT=seconds,
-        GRADSTEP_LAYOUT_CACHE=entries."""
-        backend = os.environ.get("GRADSTEP_LAYOUT") or None
-        if backend not in (None, "dot", "wasm"):
-            raise ValueError(f"GRADSTEP_LAYOUT must be dot or wasm, not {backend!r}")
-        raw_entries = os.environ.get("GRADSTEP_LAYOUT_CACHE", str(DEFAULT_CACHE_ENTRIES))
-        if not ascii_digits(raw_entries):
-            raise ValueError(f"GRADSTEP_LAYOUT_CACHE must be a count, not {raw_entries!r}")
-        entries = int(raw_entries)
-        timeout = _positive_float("GRADSTEP_LAYOUT_TIMEOUT", DEFAULT_TIMEOUT_S)
-        return cls(backend, timeout, max(entries, 1))
+    slots: int = field(default_factory=default_layout_slots)  # layouts running at once
+    queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503

@@ -1,6 +1,6 @@
-"""What the app does with a request at the HTTP level, before any route sees it: HEAD is
-answered wherever GET is (the same status and headers, no body), and a URL or headers too large
-to be a gradstep request are refused in the error shape (414, 431).
+"""The request's size limits, refused in the error shape before any route reads the request: a
+URL or headers too large to be a gradstep request (414, 431), and a body over
+``MAX_BODY_BYTES`` (422), refused while it streams in, before anything parses it.
 
 uvicorn's HTTP parser (h11) keeps at most ``MAX_REQUEST_HEAD_BYTES`` of a request head that has
 not yet arrived whole (``h11_max_incomplete_event_size``, set by ``gradstep serve``); a longer
@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.errors import ASGIApp, Message, Receive, Scope, Send, send_refusal
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import send_refusal
+from app.numbers import ascii_digits
 from app.schemas import ErrorResponse
 
 # A program of 20,000 characters is about 60 KB in a URL (each of "=+*()\n" is %XX); room for
@@ -21,6 +25,7 @@ MAX_URL_BYTES = 192 * 1024
 MAX_HEADER_BYTES = 48 * 1024  # every header's name and value together; browsers send ~2 KB
 MAX_HEADERS = 100
 MAX_REQUEST_HEAD_BYTES = 256 * 1024  # more than the two above: they are answered in our shape
+MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it
 
 # Every operation can be refused for its request head, so the OpenAPI document says so for all.
 HEAD_REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -30,33 +35,6 @@ HEAD_REFUSALS: dict[int | str, dict[str, Any]] = {
         "description": f"over {MAX_HEADERS} headers or {MAX_HEADER_BYTES:,} bytes of them",
     },
 }
-
-
-class _HeadersSent(Exception):
-    """Raised into the app once a HEAD's headers are out: a streamed ZIP is not drawn for nobody."""
-
-
-class HeadLikeGet:
-    """HEAD is GET without the body (RFC 9110, 9.3.2): FastAPI's routes answer GET only."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
-        async def headers_only(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                await send(message)
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-                raise _HeadersSent
-
-        try:
-            await self.app({**scope, "method": "GET"}, receive, headers_only)
-        except _HeadersSent:
-            pass
 
 
 class RequestHeadLimits:
@@ -86,3 +64,55 @@ class RequestHeadLimits:
                 await send_refusal(send, 431, message, "limit", close=True)
                 return
         await self.app(scope, receive, send)
+
+
+class BodyTooLarge(HTTPException):
+    """Raised while the body streams in; FastAPI lets HTTP exceptions through its body reader."""
+
+    kind = "limit"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(422, f"the request body is larger than {limit:,} bytes")
+
+
+class BodySizeLimit:
+    """Refuses a body over ``limit`` bytes: at once by its Content-Length, or as soon as the
+    streamed bytes pass the limit, so a huge body is never read whole."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None and (not ascii_digits(declared) or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        seen = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise BodyTooLarge(self.limit)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        message = f"the request body is larger than {self.limit:,} bytes"
+        await send_refusal(send, 422, message, "limit", close=True)

@@ -1,0 +1,71 @@
+"""The settings: the README's table lists exactly the ``Settings`` fields under their variables,
+a bad value is refused naming its variable, and ``gradstep serve``'s flags are settings."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.cli import SERVE_FLAGS
+from app.settings import Settings, env_name
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+ROW = re.compile(r"^\| `(GRADSTEP_\w+)` \| `(\w+)` \|", re.M)
+
+
+def test_the_readme_table_lists_every_setting_under_its_variable() -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("\n### Settings\n") :]
+    section = section[: section.index("\n#", 1)]
+    listed = ROW.findall(section)
+    assert listed == [(env_name(name), name) for name in Settings.model_fields]
+
+
+def test_every_setting_is_described() -> None:
+    for name, field in Settings.model_fields.items():
+        assert field.description, name
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("GRADSTEP_LAYOUT_SLOTS", "0"),
+        ("GRADSTEP_LAYOUT_SLOTS", "²"),
+        ("GRADSTEP_LAYOUT_QUEUE", "-1"),
+        ("GRADSTEP_LAYOUT_QUEUE", ""),
+        ("GRADSTEP_LINKS_PER_MINUTE", "0"),
+        ("GRADSTEP_LAYOUT_CACHE", "1.5"),
+        ("GRADSTEP_PORT", "70000"),
+        ("GRADSTEP_WORKERS", "many"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_variable(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=name):
+        Settings()
+
+
+def test_unset_and_empty_values_take_the_defaults(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("GRADSTEP_LAYOUT", "GRADSTEP_DATABASE_URL", "GRADSTEP_PUBLIC_URL"):
+        monkeypatch.setenv(name, "")
+    monkeypatch.delenv("GRADSTEP_LAYOUT_QUEUE", raising=False)
+    monkeypatch.setenv("GRADSTEP_LAYOUT_SLOTS", "3")
+    monkeypatch.setenv("GRADSTEP_LAYOUT_CACHE", "0")
+    monkeypatch.setenv("GRADSTEP_DATA", str(tmp_path))
+    settings = Settings()
+    assert settings.layout is None and settings.public_url is None
+    assert settings.links_url() == f"sqlite:///{tmp_path / 'links.sqlite3'}"
+    layout = settings.layout_settings()
+    assert (layout.slots, layout.queue, layout.cache_entries) == (3, None, 1)
+
+
+def test_the_serve_flags_are_settings() -> None:
+    assert set(SERVE_FLAGS) <= set(Settings.model_fields)
+    settings = Settings(port=9000, workers=2)
+    assert (settings.port, settings.workers) == (9000, 2)
