@@ -330,6 +330,11 @@ TEXTS: list[dict[str, Any]] = [
             (0, "w2", "grad", 0.0, "If x2 is 0, changing w2 has zero effect on the output."),
             (1, "a", "grad", 2.0, "The derivative should be 2, not 1."),
         ],
+        "printed_close": [
+            {"index": 1, "why": "the loss after an update by gradients summed in set order: "
+             "its last digits may move with the order of _prev"},
+            {"index": 2, "why": "the same, after two updates"},
+        ],
         "notes": ["print(len(n.parameters())) gives 41: 'A small network might have 41 "
                   "parameters'"],
     },
@@ -347,8 +352,13 @@ TEXTS: list[dict[str, Any]] = [
             cp("micrograd.py", "g.backward()", "g", ["a", "b", "c", "d", "e", "f", "g"]),
         ],
         "author_printed": ["24.7041", "138.8338", "645.5773"],
-        "notes": ["`from micrograd.engine import Value` is meant to name the Value defined "
-                  "above it: check_expected.py makes it so"],
+        "notes": [
+            "`from micrograd.engine import Value` is meant to name the Value defined above it: "
+            "check_expected.py makes it so (with micrograd 0.1.0 installed, the package's Value "
+            "is the same code and gives the same numbers)",
+            "`python micrograd.py` itself cannot work: run as a script, `import micrograd` finds "
+            "this very file, not the package; run it through check_expected.py",
+        ],
     },
 ]
 
@@ -606,6 +616,8 @@ def build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             got = entry["checkpoints"][claim["checkpoint"]]["nodes"][claim["node"]][claim["field"]]
             assert abs(got - claim["value"]) < 1e-9, (spec["file"], claim, got)
         assert match_printed(entry["printed"], result["printed"]) is None
+        for close in entry.get("printed_close", []):
+            assert any(c.isdigit() for c in entry["printed"][close["index"]]), close
         report(spec["file"], result)
         programs.append(entry)
 
@@ -690,7 +702,8 @@ PROGRAMS: one entry per file (the five texts' programs, micrograd.py, each mista
   Texts also have: source, title, cells (used), skipped, changes (from the text, and why),
   author_printed (the author's output lines, each printed by the run), author_claims (values the
   author states in comments or prose), author_printed_noise / author_unreproducible (author's
-  lines the run cannot give, and why), notes.
+  lines the run cannot give, and why), printed_close (printed lines, by 0-based index, whose
+  full-precision floats come from gradients summed in set order: compare them to 1e-9), notes.
   Mistake twins also have: mistake, role ("wrong" or "right"), style (the text it imitates).
 
 MISTAKES: name, kind (overwrite, order, local, seed, zero, missing), wrong, right (files), line
