@@ -1,0 +1,81 @@
+import math
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None  # function that computes local gradients
+        self._prev = set(_children)
+        self._op = _op
+
+    def __repr__(self):
+        return f"Value(data={self.data:.4f}, grad={self.grad:.4f})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += out.grad     # d(a+b)/da = 1
+            other.grad += out.grad    # d(a+b)/db = 1
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad   # d(a*b)/da = b
+            other.grad += self.data * out.grad   # d(a*b)/db = a
+        out._backward = _backward
+        return out
+
+    def __pow__(self, other):
+        assert isinstance(other, (int, float))
+        out = Value(self.data ** other, (self,), f'**{other}')
+
+        def _backward():
+            self.grad += other * (self.data ** (other - 1)) * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        """Backprop through the entire computation graph."""
+        # Topological sort — process children before parents
+        topo = []
+        visited = set()
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+        build_topo(self)
+
+        self.grad = 1.0  # dL/dL = 1
+        for v in reversed(topo):
+            v._backward()
+
+    # Make operations work both ways: 2 * Value and Value * 2
+    def __radd__(self, other): return self + other
+    def __rmul__(self, other): return self * other
+    def __neg__(self): return self * -1
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return (-self) + other
+
+# fit y = 2x with w*x + b
+w = Value(0.5)
+b = Value(0.0)
+xs = [1.0, 2.0, 3.0]
+ys = [2.0, 4.0, 6.0]
+
+for step in range(2):
+    preds = [w * x + b for x in xs]
+    loss = sum((p - y) ** 2 for p, y in zip(preds, ys))
+
+    loss.backward()
+    print(f"step {step} | loss {loss.data:.4f} | w.grad {w.grad:.4f} | b.grad {b.grad:.4f}")
+
+    for p in [w, b]:
+        p.data -= 0.01 * p.grad
