@@ -86,6 +86,9 @@ class Structures:
 
 
 STRUCTURES = Structures()
+_DRAWINGS: OrderedDict[tuple[object, ...], tuple[Fold, Rankdir, str]] = OrderedDict()
+_LOCK = threading.Lock()
+MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +142,7 @@ def draw(
     outline = engine.outline(program)
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)
-    fold, rankdir, dot = _drawing(outline, direction, aspect, request)
+    fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
     pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
     traced = time.perf_counter()
     try:  # ...while the structure (when new) and the numbers are written
@@ -180,6 +183,25 @@ def draw_trace(
     described = describe(trace.structure)
     return _drawn(source, given, described, trace.numbers, fold, rankdir, dot, laid_out, start,
                   timings)  # fmt: skip
+
+
+def _kept_drawing(
+    drawing: tuple[object, ...], outline: engine.Outline
+) -> tuple[Fold, Rankdir, str]:
+    """``_drawing`` of a structure with a fold request, a direction and an aspect, kept: a
+    value-only change draws the same DOT again."""
+    with _LOCK:
+        found = _DRAWINGS.get(drawing)
+        if found is not None:
+            _DRAWINGS.move_to_end(drawing)
+            return found
+    _, request, direction, aspect = drawing
+    made = _drawing(outline, direction, aspect, request)  # type: ignore[arg-type]
+    with _LOCK:
+        _DRAWINGS[drawing] = made
+        while len(_DRAWINGS) > MAX_DRAWINGS:
+            _DRAWINGS.popitem(last=False)
+    return made
 
 
 def _drawing(

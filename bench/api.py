@@ -125,8 +125,8 @@ def program_rounds(
     variants = [renamed(source, knob, i) for i in range(repeat + 1)]
     dots = []
     for variant in variants:
-        trace = engine.trace(engine.parse(variant))
-        dots.append(dot_source(trace, choose_rankdir(trace)))
+        structure = engine.trace(engine.parse(variant)).structure
+        dots.append(dot_source(structure, choose_rankdir(structure)))
 
     fresh = DotRunner()  # never asked to keep a spare: a new dot process for every graph
 
@@ -139,22 +139,23 @@ def program_rounds(
     def spare(i: int) -> None:
         layout.svg(dots[i])
 
-    shown: dict[str, str] = {}  # the layout each server's last cold answer named, if any
+    shown: dict[str, dict[str, str]] = {}  # what each server's last cold answer named: layout
 
     def cold(url: str) -> Callable[[int], None]:
         def run(i: int) -> None:
             answer = client.post(f"{url}/api/graph", json={"source": variants[i]}).json()
             assert answer["timings"]["layout_cached"] is False
-            if "layout" in answer:
-                shown[url] = answer["layout"]
+            names = {"layout": answer.get("layout"), "structure": answer.get("digest")}
+            shown[url] = {k: v for k, v in names.items() if v is not None}  # as a server has them
 
         return run
 
     def warm(url: str) -> Callable[[int], None]:
         def run(i: int) -> None:
-            # as the page moves a slider: naming the layout it shows, when the server has them
+            # as the page moves a slider: naming the layout it shows and the structure it holds,
+            # when the server has them
             body = {"source": variants[i], "values": {f"{knob}_{i}": 0.25 + i / 100}}
-            body |= {"layout": shown[url]} if url in shown else {}
+            body |= shown.get(url, {})
             answer = client.post(f"{url}/api/graph", json=body).json()
             assert answer["timings"]["layout_cached"] is True
 

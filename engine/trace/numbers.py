@@ -21,7 +21,7 @@ def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
     """``program``'s numbers for ``built``, its structure (runs ``backward()`` on its graph)."""
     order, root = shape.order, program.output
     lines = built.walk.lines
-    local, upstream, product, before, after = [], [], [], [], []
+    local, product, before, after = [], [], [], []
     grad = [0.0] * len(order)
     grad[shape.ids[root]] = 1.0
     for line in lines:  # exactly what graph.backward does, contribution by contribution
@@ -34,7 +34,6 @@ def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
         if not (math.isfinite(contribution) and math.isfinite(now)):
             raise _undefined(node, line.position, d, up).at(program.spans.get(node))
         local.append(d)
-        upstream.append(up)
         product.append(contribution)
         before.append(was)
         after.append(now)
@@ -46,7 +45,6 @@ def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
         "grad": final,
         "nbin": [0 if g is None else grad_bin(g, scale) for g in final],
         "local": local,
-        "upstream": upstream,
         "product": product,
         "before": before,
         "after": after,

@@ -150,13 +150,20 @@ def _backward_steps(
     its value; the product and the grad before → after), a note per constant."""
     count = len(the_walk.step_nodes)
     last = {line.operand: line.step for line in the_walk.lines}
+    ends = {line.operand: k for k, line in enumerate(the_walk.lines)}  # each operand's last line
     received: dict[int, int] = {}
     rows: list[list[Row]] = [[] for _ in range(count)]
     changes: list[list[Change]] = [[] for _ in range(count)]
     edges: list[list[tuple[int, int]]] = [[] for _ in range(count)]
     for k, line in enumerate(the_walk.lines):
         operand = line.operand
-        refs = LineRefs(("local", k), ("upstream", k), ("product", k), ("before", k), ("after", k))
+        # a value's grad is final when its step runs (reverse creation order): the upstream is
+        # the node's final grad, and an operand's grad after its last line is its final grad
+        final = k == ends[operand]
+        after, bin_ = (
+            (("grad", operand), ("nbin", operand)) if final else (("after", k), ("bin", k))
+        )
+        refs = LineRefs(("local", k), ("grad", line.node), ("product", k), ("before", k), after)
         text = notation.contribution_text(results[line.node], line.position, refs)
         received[operand] = received.get(operand, 0) + 1
         change = slots.line(text.change)
@@ -171,7 +178,7 @@ def _backward_steps(
         rows[line.step] += [rule, (Cell("product", slots.line(text.product)), last_cell)]
         state: GradState = "final" if last[operand] == line.step else "partial"
         changes[line.step].append(
-            Change(operand, grad=state, value=slots("after", k), bin=slots("bin", k, "w"))
+            Change(operand, grad=state, value=slots(*after), bin=slots(*bin_, "w"))
         )
         edges[line.step].append((line.node, line.position))
     for step, constants in the_walk.constants.items():
