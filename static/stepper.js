@@ -6,9 +6,10 @@
 
 import { explanationContent, fitLines, narration, predictHint, predictQuestion } from "./explain.js";
 import { wireGraphInput } from "./graph-input.js";
-import { fitGraph, fitReadable, mountGraph, nodeIdOf, paintGraph, panGraph, revealNode, unmountGraph, zoomGraph } from "./graph.js";
+import { mountGraph, nodeIdOf, paintGraph, unmountGraph } from "./graph.js";
 import { onStepKey } from "./keys.js";
 import { buildModel, clampStep, drawnEdge, entryAt, fromTimeline, setStepOver, stepAt, stepCount, timelineLength, toTimeline, viewAt } from "./model.js";
+import { fitGraph, fitReadable, panGraph, revealNode, zoomGraph } from "./view.js";
 
 const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmetic
 
