@@ -29,13 +29,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
 from api import ServerProcess  # noqa: E402
 from programs import mlp_source  # noqa: E402
-from timing import Timing, interleaved, ms, ratio  # noqa: E402
+from timing import interleaved, ms, ratio  # noqa: E402
 from variants import first_input  # noqa: E402
 
 import engine  # noqa: E402
+from app.draw.fold import parse_fold  # noqa: E402
 from app.draw.layout import Layout, LayoutSettings  # noqa: E402
 from app.pipeline import _drawing, draw, graph_json  # noqa: E402
-from app.draw.fold import parse_fold  # noqa: E402
 from engine.trace import build, key, numbers  # noqa: E402
 
 
@@ -74,7 +74,7 @@ def main() -> None:
 def slider(client: httpx.Client, url: str, source: str, knob: str) -> Callable[[], None]:
     """A request per call, as the page sends one when a slider moves."""
     first = client.post(f"{url}/api/graph", json={"source": source}).json()
-    held = {"layout": first["layout"]} | ({"structure": first["digest"]} if "digest" in first else {})
+    held = names_held(first)
     moves = iter(range(10**6))
 
     def run() -> None:
@@ -85,10 +85,17 @@ def slider(client: httpx.Client, url: str, source: str, knob: str) -> Callable[[
     return run
 
 
+def names_held(answer: dict[str, object]) -> dict[str, object]:
+    """What the page sends back when a slider moves: the layout it shows and, when the server
+    answers with one, the structure it holds."""
+    held = {"layout": answer["layout"]}
+    return held | ({"structure": answer["digest"]} if "digest" in answer else {})
+
+
 def size(client: httpx.Client, url: str, source: str, knob: str) -> tuple[int, int]:
     """The value-only answer's bytes, gzipped (as the server sends it) and not."""
     first = client.post(f"{url}/api/graph", json={"source": source}).json()
-    held = {"layout": first["layout"]} | ({"structure": first["digest"]} if "digest" in first else {})
+    held = names_held(first)
     body = {"source": source, "values": {knob: 0.5}, **held}
     raw = client.post(f"{url}/api/graph", json=body, headers={"accept-encoding": "identity"})
     return len(gzip.compress(raw.content, 1)), len(raw.content)
@@ -103,8 +110,12 @@ def pieces(source: str, knob: str, repeat: int) -> None:
         outline = engine.outline(program)
         built = build(program, outline)
         clock = iter(range(10**6))
+
+        def new_value() -> dict[str, float]:
+            return {knob: next(clock) / 1e4}
+
         runs: dict[str, Callable[[], object]] = {
-            "parse (the program run again)": lambda: engine.parse(source, {knob: next(clock) / 1e4}),
+            "parse (the program run again)": lambda: engine.parse(source, new_value()),
             "outline (ids, names)": lambda: engine.outline(program),
             "the structure's key": lambda: key(program, outline),
             "fold, DOT": lambda: _drawing(outline, "auto", None, parse_fold(None)),
@@ -112,7 +123,7 @@ def pieces(source: str, knob: str, repeat: int) -> None:
             "JSON (numbers only)": lambda: graph_json(
                 drawn, layout.backend, drawn.layout, drawn.described.digest
             ),
-            "the whole draw(), in process": lambda: draw(layout, source, {knob: next(clock) / 1e4}),
+            "the whole draw(), in process": lambda: draw(layout, source, new_value()),
         }
         timings = interleaved(runs, repeat)
     finally:

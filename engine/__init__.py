@@ -1,4 +1,9 @@
-"""gradstep's engine: a scalar reverse-mode autograd library, standard library only."""
+"""gradstep's engine: a scalar reverse-mode autograd library, standard library only.
+
+Everything a student reads (values, ops, the graph, nn, the language, the trace) imports nothing
+outside Python's standard library. The one exception is the training lab's replay of recorded
+graphs on arrays (``engine.lab.tape``, ``engine.lab.replay``), which needs numpy and is imported
+only by the lab."""
 
 from engine.errors import GradstepError, Span
 from engine.graph import topological_order
