@@ -1,6 +1,6 @@
 """The language: source text in, a Value graph out (``parse``)."""
 
 from engine.language.parse import parse
-from engine.language.program import Call, Program, Update
+from engine.language.program import Call, DataChange, Program
 
-__all__ = ["Call", "Program", "Update", "parse"]
+__all__ = ["Call", "DataChange", "Program", "parse"]

@@ -17,7 +17,7 @@ from engine.language.conventions import is_literal
 from engine.language.members import attribute, set_attribute
 from engine.language.objects import (
     Ignored,
-    Module,
+    ModuleObject,
     describe,
 )
 from engine.language.recorder import Recorder
@@ -234,7 +234,7 @@ class Interpreter(Calls):
             else:
                 found = module.attribute(alias.name)
             if found is MISSING:
-                assert isinstance(module, Module)
+                assert isinstance(module, ModuleObject)
                 listed = ", ".join(module.attrs)
                 raise GradstepError(
                     f"{module.name} has no {alias.name} in gradstep; it has {listed}", "unsupported"

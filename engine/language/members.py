@@ -18,7 +18,7 @@ from engine.language.objects import (
     Function,
     Ignored,
     Instance,
-    Module,
+    ModuleObject,
     NotProvided,
     Site,
     ValueMethod,
@@ -60,7 +60,7 @@ def attribute(
                 found = BoundMethod(obj, found)
     elif type(obj) is Class:
         found = obj.lookup(name)
-    elif type(obj) is Module:
+    elif type(obj) is ModuleObject:
         found = obj.attribute(name)
     elif type(obj) is Ignored:
         return Ignored(f"{obj.name}.{name}")
@@ -81,7 +81,7 @@ def attribute(
             kind="unsupported",
             span=where(node.value),
         )
-    kind = "name" if isinstance(obj, Instance | Class | Module) else "unsupported"  # a typo?
+    kind = "name" if isinstance(obj, Instance | Class | ModuleObject) else "unsupported"  # a typo?
     raise GradstepError(_no_attribute(obj, name), kind, where(call or node))
 
 
@@ -110,7 +110,7 @@ def _no_attribute(obj: object, name: str) -> str:
         return f"the attribute .{name} is not supported: it is Python's internals"
     if isinstance(obj, int | float) and name in ("data", "grad"):
         return f"a plain number has no .{name}: only values (Value(2.0)) have .data and .grad"
-    if isinstance(obj, Instance | Class | Module):
+    if isinstance(obj, Instance | Class | ModuleObject):
         return f"{describe(obj)} has no attribute .{name}"
     return f"the attribute .{name} of {describe(obj)} is not supported"
 

@@ -101,7 +101,7 @@ class NotProvided:
 
 
 @dataclass(eq=False, slots=True)
-class Module:
+class ModuleObject:
     name: str  # "numpy", "micrograd.nn"
     attrs: dict[str, object]
     provides: str | None = None  # set: an unknown attribute is a NotProvided saying this
@@ -148,7 +148,7 @@ def describe(obj: object) -> str:
         return f"the class {obj.name}"
     if isinstance(obj, Function | BoundMethod | Builtin | ValueMethod):
         return "a function"
-    if isinstance(obj, Module):
+    if isinstance(obj, ModuleObject):
         return f"the module {obj.name}"
     if isinstance(obj, Lazy):
         return "a generator" if obj.kind == "generator" else f"a {obj.kind}() iterator"

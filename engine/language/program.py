@@ -21,7 +21,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Update:
+class DataChange:
     """A leaf's ``.data`` changed after the output's last ``backward()`` (a gradient step):
     reported, not drawn; the graph keeps ``before``."""
 
@@ -43,5 +43,5 @@ class Program:
     labels: dict[Value, str]  # the user's name for a value (label=, variable, attribute)
     calls: tuple[Call, ...]  # calls that created at least one value, directly or nested
     call_of: dict[Value, int]  # the innermost call each value was created in
-    updates: tuple[Update, ...]
+    updates: tuple[DataChange, ...]
     notes: tuple[str, ...]  # what was skipped that the user should know

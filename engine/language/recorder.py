@@ -9,7 +9,7 @@ import math
 from engine.errors import GradstepError, Span
 from engine.graph import backward, topological_order
 from engine.language.budget import Budget
-from engine.language.program import Call, Update
+from engine.language.program import Call, DataChange
 from engine.language.scopes import CallRecord, Frame
 from engine.ops import OPS
 from engine.value import Value, apply, constant
@@ -29,7 +29,7 @@ class Recorder:
         self.user_labels: dict[Value, str] = {}  # label= and x.label = ...
         self.inputs: dict[str, Value] = {}
         self.events: list[tuple[str, Value]] = []  # ("backward" | "draw", value), in order
-        self.changes: list[tuple[int, Update]] = []  # .data changes, after how many events
+        self.changes: list[tuple[int, DataChange]] = []  # .data changes, after how many events
         self.last_serial = -1  # the newest value
         self.last_op_serial = -1  # the newest op result: leaves made after it are unused
         self.statement_start = -1  # the newest value before the current top-level statement
@@ -171,12 +171,12 @@ class Recorder:
                 span=span,
             )
         before, v.data = v.data, x
-        self.changes.append((len(self.events), Update(v, before, x, span)))
+        self.changes.append((len(self.events), DataChange(v, before, x, span)))
 
     def output(self) -> Value | None:
         return self.events[-1][1] if self.events else None
 
-    def updates(self, output: Value) -> tuple[Update, ...]:
+    def updates(self, output: Value) -> tuple[DataChange, ...]:
         """The .data changes after the output's last backward(), undone so that the graph's
         numbers stay those of its forward pass."""
         passes = [

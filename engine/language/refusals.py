@@ -35,13 +35,15 @@ REFUSED: dict[type[ast.AST], tuple[str, str]] = {
     ast.JoinedStr: ("an f-string", "strings are for labels, and print(...) is ignored"),
     ast.Match: ("match", "use if/elif/else"),
 }
-SYMBOLS: dict[type[ast.AST], str] = {
+REFUSED_SYMBOLS: dict[type[ast.AST], str] = {
     ast.MatMult: "@",
     ast.BitAnd: "&",
     ast.BitOr: "|",
     ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.Invert: "~",
 }
-SYMBOLS.update({ast.LShift: "<<", ast.RShift: ">>", ast.Invert: "~"})
 
 
 def refusal(span: Span, found: str, instead: str) -> GradstepError:

@@ -14,7 +14,7 @@ from engine import datasets
 from engine.errors import GradstepError, Span
 from engine.language.array import Array, from_lists
 from engine.language.builtins import BUILTINS, as_float
-from engine.language.objects import Builtin, Ignored, Module, Site, bind_arguments, describe
+from engine.language.objects import Builtin, Ignored, ModuleObject, Site, bind_arguments, describe
 from engine.language.prelude import EXPORTS
 from engine.limits import DEFAULT_SEED
 from engine.value import Value
@@ -39,7 +39,7 @@ def _seed(x: object) -> int | float:
     return x
 
 
-def _random_module(rng: random.Random) -> Module:
+def _random_module(rng: random.Random) -> ModuleObject:
     def fn(name: str, params: tuple[str, ...], defaults: Kwargs, f: Callable[..., object]) -> None:
         def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
             values = bind_arguments(f"random.{name}", params, defaults, args, kwargs)
@@ -70,12 +70,12 @@ def _random_module(rng: random.Random) -> Module:
     )
     fn("randint", ("a", "b"), {}, lambda a, b: rng.randint(int(number(a)), int(number(b))))
     fn("choice", ("seq",), {}, lambda s: rng.choice(seq(s)))
-    return Module(
+    return ModuleObject(
         "random", attrs, "gradstep's random has seed, random, uniform, gauss, randint and choice"
     )
 
 
-def _math_module() -> Module:
+def _math_module() -> ModuleObject:
     def fn(name: str, f: Callable[[float], float]) -> Builtin:
         def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
             (x,) = bind_arguments(f"math.{name}", ("x",), {}, args, kwargs)
@@ -98,7 +98,7 @@ def _math_module() -> Module:
     }  # fmt: skip
     attrs: dict[str, object] = {"pi": math.pi, "e": math.e, "tau": math.tau}
     attrs.update({name: fn(name, f) for name, f in functions.items()})
-    return Module("math", attrs, "gradstep's math has " + ", ".join(attrs))
+    return ModuleObject("math", attrs, "gradstep's math has " + ", ".join(attrs))
 
 
 class Runtime:
@@ -108,9 +108,9 @@ class Runtime:
         self.machine = machine
         self.rng = random.Random(DEFAULT_SEED)
         self.np_rng = random.Random(DEFAULT_SEED)
-        self.modules: dict[str, Module | Ignored] = {}
+        self.modules: dict[str, ModuleObject | Ignored] = {}
 
-    def module(self, name: str, span: Span) -> Module | Ignored:
+    def module(self, name: str, span: Span) -> ModuleObject | Ignored:
         found = self.modules.get(name)
         if found is None:
             make = self._makers().get(name)
@@ -123,34 +123,40 @@ class Runtime:
             found = self.modules[name] = make(span)
         return found
 
-    def _makers(self) -> dict[str, Callable[[Span], Module | Ignored]]:
+    def _makers(self) -> dict[str, Callable[[Span], ModuleObject | Ignored]]:
         moons = Builtin("make_moons", self._make_moons)
         return {
             "random": lambda _: _random_module(self.rng),
             "math": lambda _: _math_module(),
             "numpy": lambda s: self._package("numpy", ("random",), s, {"array": _np_array}),
-            "numpy.random": lambda _: Module("numpy.random", {"seed": self._np_seed()}, _NUMPY),
-            "matplotlib": lambda _: Module("matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}),
+            "numpy.random": lambda _: ModuleObject(
+                "numpy.random", {"seed": self._np_seed()}, _NUMPY
+            ),
+            "matplotlib": lambda _: ModuleObject(
+                "matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}
+            ),
             "matplotlib.pyplot": lambda _: Ignored("matplotlib.pyplot"),
-            "graphviz": lambda _: Module("graphviz", {"Digraph": Ignored("Digraph")}),
+            "graphviz": lambda _: ModuleObject("graphviz", {"Digraph": Ignored("Digraph")}),
             "sklearn": lambda s: self._package("sklearn", ("datasets",), s),
-            "sklearn.datasets": lambda _: Module(
+            "sklearn.datasets": lambda _: ModuleObject(
                 "sklearn.datasets", {"make_moons": moons}, _SKLEARN
             ),
             "micrograd": lambda s: self._package("micrograd", ("engine", "nn"), s),
-            "micrograd.engine": lambda _: Module("micrograd.engine", {"Value": BUILTINS["Value"]}),
+            "micrograd.engine": lambda _: ModuleObject(
+                "micrograd.engine", {"Value": BUILTINS["Value"]}
+            ),
             "micrograd.nn": self._micrograd_nn,
         }
 
     def _package(
         self, name: str, parts: tuple[str, ...], span: Span, more: dict[str, object] | None = None
-    ) -> Module:
+    ) -> ModuleObject:
         attrs = {part: self.module(f"{name}.{part}", span) for part in parts}
-        return Module(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
+        return ModuleObject(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
 
-    def _micrograd_nn(self, span: Span) -> Module:
+    def _micrograd_nn(self, span: Span) -> ModuleObject:
         names = self.machine.run_prelude(span)
-        return Module("micrograd.nn", {name: names[name] for name in EXPORTS})
+        return ModuleObject("micrograd.nn", {name: names[name] for name in EXPORTS})
 
     def _np_seed(self) -> Builtin:
         def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:

@@ -17,7 +17,7 @@ from engine.language.refusals import (
     OPERATORS,
     PLAIN_STATEMENTS,
     REFUSED,
-    SYMBOLS,
+    REFUSED_SYMBOLS,
     refusal,
     refused_parameters,
 )
@@ -132,7 +132,7 @@ class Checker:
         return [(child, where) for child in ast.iter_child_nodes(node)]
 
     def _operator(self, node: ast.AST, op: ast.AST) -> None:
-        symbol = SYMBOLS.get(type(op), type(op).__name__)
+        symbol = REFUSED_SYMBOLS.get(type(op), type(op).__name__)
         raise refusal(
             self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
         )
