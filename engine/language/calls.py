@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from engine.errors import GradstepError
-from engine.language.conventions import skipped
+from engine.language.messages import skipped
 from engine.language.objects import (
     BoundMethod,
     Builtin,

@@ -13,11 +13,10 @@ from engine.errors import GradstepError
 from engine.language.budget import Budget
 from engine.language.builtins import BUILTINS, as_float
 from engine.language.members import attribute
-from engine.language.names import lookalike, no_value, unknown_function
+from engine.language.messages import REFUSED, lookalike, no_value, refusal, unknown_function
 from engine.language.objects import Ignored, Site, describe
 from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
 from engine.language.recorder import Recorder
-from engine.language.refusals import REFUSED, refusal
 from engine.language.scopes import MISSING, Frame, Scope
 from engine.ops import OPS
 from engine.value import Value, overflow

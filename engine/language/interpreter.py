@@ -13,7 +13,6 @@ from engine.language import prelude
 from engine.language.budget import Budget
 from engine.language.builtins import as_float
 from engine.language.calls import Calls
-from engine.language.conventions import is_literal
 from engine.language.members import attribute, set_attribute
 from engine.language.objects import (
     Ignored,
@@ -22,8 +21,9 @@ from engine.language.objects import (
 )
 from engine.language.recorder import Recorder
 from engine.language.runtime import Runtime
-from engine.language.scopes import BREAK, CONTINUE, MISSING, RETURN, Frame, Scope, Unit
-from engine.language.source_text import spanner
+from engine.language.scopes import BREAK, CONTINUE, MISSING, RETURN, Frame, Scope
+from engine.language.source import Unit, spanner
+from engine.ops import FUNCTIONS
 from engine.value import Value
 
 NOTHING = object()  # no expression or assignment has run yet
@@ -257,3 +257,36 @@ _EXECUTE: dict[type[ast.AST], Execute] = {
     ast.Break: lambda self, stmt, scope: BREAK,
     ast.Continue: lambda self, stmt, scope: CONTINUE,
 }
+
+
+def is_literal(node: ast.expr) -> bool:
+    """Numbers and arithmetic on them (2.0, 1/4, -3, math.pi, exp(1), (0.5).tanh(), tuples of
+    them): a name assigned one at the top level is an input (a slider), as it always was."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, bool) or not isinstance(n.value, int | float):
+                return False
+        elif isinstance(n, ast.Call):
+            f = n.func
+            if n.keywords or not ((isinstance(f, ast.Name) and f.id in FUNCTIONS) or _known(f)):
+                return False
+        elif isinstance(n, ast.Attribute):
+            if not _known(n):
+                return False
+        elif isinstance(n, ast.Name):
+            if n.id not in FUNCTIONS and n.id != "math":  # exp in exp(1); never a variable
+                return False
+        elif not isinstance(
+            n, ast.BinOp | ast.UnaryOp | ast.Tuple | ast.operator | ast.unaryop | ast.Load
+        ):
+            return False
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return False
+    return True
+
+
+def _known(node: ast.expr) -> bool:
+    """math.pi, math.exp, or an op method of what the walk checks next: (0.5).tanh."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    return node.attr in FUNCTIONS or (isinstance(node.value, ast.Name) and node.value.id == "math")

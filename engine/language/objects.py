@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError, Span
-from engine.language.scopes import MISSING, Scope, Unit
+from engine.language.scopes import MISSING, Scope
+from engine.language.source import Unit
 from engine.value import Value
 
 if TYPE_CHECKING:

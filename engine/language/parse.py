@@ -3,7 +3,7 @@ interpreter, building a Value graph through the op table. User text is never eva
 compiled, executed or imported by Python.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``source_text``), the shape of every statement and the names nothing assigns (``shape``), then
+(``source``), the shape of every statement and the names nothing assigns (``check``), then
 running the program under its budget (``interpreter``), which builds the graph.
 """
 
@@ -14,12 +14,11 @@ import functools
 from collections.abc import Mapping
 
 from engine.errors import GradstepError, Span
+from engine.language.check import Checker
 from engine.language.interpreter import NOTHING, Interpreter
 from engine.language.objects import describe
 from engine.language.program import Program
-from engine.language.scopes import Unit
-from engine.language.shape import Checker
-from engine.language.source_text import LINE_BREAK, check_text, check_values, read_program, spanner
+from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
 from engine.value import Value
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from engine.language.source_text import read_tree
+from engine.language.source import read_tree
 
 SOURCE = """\
 import random

@@ -4,23 +4,12 @@ are visible (a scope chain)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from engine.errors import Span
+from engine.language.source import Unit
 
 MISSING = object()  # a name bound to nothing (None is a value programs use)
 BREAK, CONTINUE, RETURN = object(), object(), object()  # how a block ended, when not at its end
-
-
-@dataclass(frozen=True, eq=False)
-class Unit:
-    """One source text the interpreter runs: the user's program, or the prelude (micrograd.nn)
-    whose spans mean nothing to the user."""
-
-    name: str
-    lines: list[str]
-    span: Callable[[ast.AST], Span]
 
 
 class CallRecord:

@@ -11,17 +11,20 @@ from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
-from engine.language.conventions import skipped
-from engine.language.names import lookalike, no_value, spelled, unknown_function
-from engine.language.refusals import (
+from engine.language.messages import (
     OPERATORS,
     PLAIN_STATEMENTS,
     REFUSED,
     REFUSED_SYMBOLS,
+    lookalike,
+    no_value,
     refusal,
     refused_parameters,
+    skipped,
+    spelled,
+    unknown_function,
 )
-from engine.language.scopes import Unit
+from engine.language.source import Unit
 
 
 @dataclass(frozen=True, slots=True)
