@@ -9,19 +9,22 @@ import ast
 from engine.errors import GradstepError
 from engine.language.messages import skipped
 from engine.language.objects import (
+    RETURN,
     BoundMethod,
     Builtin,
+    CallRecord,
     Class,
+    Frame,
     Function,
     Ignored,
     Instance,
     NotProvided,
+    Scope,
     Site,
     ValueMethod,
     bind_arguments,
     describe,
 )
-from engine.language.scopes import RETURN, CallRecord, Frame, Scope
 from engine.language.sequences import Sequences
 
 

@@ -14,10 +14,9 @@ from engine.language.budget import Budget
 from engine.language.builtins import BUILTINS, as_float
 from engine.language.members import attribute
 from engine.language.messages import REFUSED, lookalike, no_value, refusal, unknown_function
-from engine.language.objects import Ignored, Site, describe
+from engine.language.objects import MISSING, Frame, Ignored, Scope, Site, describe
 from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
 from engine.language.recorder import Recorder
-from engine.language.scopes import MISSING, Frame, Scope
 from engine.ops import OPS
 from engine.value import Value, overflow
 

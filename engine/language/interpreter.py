@@ -15,13 +15,18 @@ from engine.language.builtins import as_float
 from engine.language.calls import Calls
 from engine.language.members import attribute, set_attribute
 from engine.language.objects import (
+    BREAK,
+    CONTINUE,
+    MISSING,
+    RETURN,
+    Frame,
     Ignored,
     ModuleObject,
+    Scope,
     describe,
 )
 from engine.language.recorder import Recorder
 from engine.language.runtime import Runtime
-from engine.language.scopes import BREAK, CONTINUE, MISSING, RETURN, Frame, Scope
 from engine.language.source import Unit, spanner
 from engine.ops import FUNCTIONS
 from engine.value import Value

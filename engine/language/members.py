@@ -12,6 +12,7 @@ from engine.errors import GradstepError, Span
 from engine.language.array import Array
 from engine.language.builtins import as_float
 from engine.language.objects import (
+    MISSING,
     BoundMethod,
     Builtin,
     Class,
@@ -20,13 +21,13 @@ from engine.language.objects import (
     Instance,
     ModuleObject,
     NotProvided,
+    Scope,
     Site,
     ValueMethod,
     bind_arguments,
     describe,
 )
 from engine.language.recorder import Recorder
-from engine.language.scopes import MISSING, Scope
 from engine.ops import FUNCTIONS
 from engine.value import Value
 

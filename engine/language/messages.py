@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from engine.errors import GradstepError, Span
 
 # Refusals -------------------------------------------------------------------------------------
+# What the language does not run, each with what works instead.
 
 OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 REFUSED: dict[type[ast.AST], tuple[str, str]] = {

@@ -10,8 +10,7 @@ from collections.abc import Iterator
 from engine.errors import GradstepError
 from engine.language.array import Array
 from engine.language.expressions import EVALUATE, Expressions
-from engine.language.objects import Lazy, NotProvided, describe
-from engine.language.scopes import Scope
+from engine.language.objects import Lazy, NotProvided, Scope, describe
 from engine.limits import MAX_LIST_SIZE
 from engine.value import Value
 
