@@ -10,12 +10,21 @@ import math
 from collections.abc import Callable
 
 from engine.errors import GradstepError
+from engine.language.attributes import attribute
 from engine.language.budget import Budget
-from engine.language.builtins import BUILTINS, as_float
-from engine.language.members import attribute
+from engine.language.builtins import BUILTINS
 from engine.language.messages import REFUSED, lookalike, no_value, refusal, unknown_function
 from engine.language.objects import MISSING, Frame, Ignored, Scope, Site, describe
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
+from engine.language.operators import (
+    BINARY,
+    SYMBOLS,
+    arithmetic,
+    as_float,
+    compare,
+    is_number,
+    negate,
+    truth,
+)
 from engine.language.recorder import Recorder
 from engine.ops import OPS
 from engine.value import Value, overflow

@@ -8,12 +8,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from engine.errors import GradstepError, Span
-from engine.language import prelude
+from engine.errors import GradstepError
+from engine.language.attributes import attribute, set_attribute
 from engine.language.budget import Budget
-from engine.language.builtins import as_float
 from engine.language.calls import Calls
-from engine.language.members import attribute, set_attribute
+from engine.language.modules import Modules
 from engine.language.objects import (
     BREAK,
     CONTINUE,
@@ -25,9 +24,9 @@ from engine.language.objects import (
     Scope,
     describe,
 )
+from engine.language.operators import as_float
 from engine.language.recorder import Recorder
-from engine.language.runtime import Runtime
-from engine.language.source import Unit, spanner
+from engine.language.source import Unit
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
@@ -40,7 +39,7 @@ class Interpreter(Calls):
         self.budget = Budget()
         self.recorder = Recorder(self.budget, given)
         self.given = given
-        self.runtime = Runtime(self)
+        self.runtime = Modules(self)
         self.notes: list[str] = []
         self.module: dict[str, object] = {}
         self.top = Frame(unit, None, None, top=True)
@@ -50,13 +49,6 @@ class Interpreter(Calls):
 
     def run(self, tree: ast.Module) -> None:
         self.block(tree.body, Scope(self.top, self.module, None, self.module))
-
-    def run_prelude(self, anchor: Span) -> dict[str, object]:
-        lines = prelude.SOURCE.splitlines()
-        unit = Unit("micrograd.nn", lines, spanner(lines))
-        names: dict[str, object] = {}
-        self.block(prelude.tree().body, Scope(Frame(unit, None, anchor), names, None, names))
-        return names
 
     # Statements -------------------------------------------------------------------------
 
@@ -219,10 +211,10 @@ class Interpreter(Calls):
     def _import(self, stmt: ast.Import, scope: Scope) -> None:
         span = scope.frame.where(stmt)
         for alias in stmt.names:
-            module = self.runtime.module(alias.name, span)
+            module = self.runtime.load(alias.name, span)
             if alias.asname is None:  # import a.b binds a
                 top = alias.name.split(".")[0]
-                scope.vars[top] = self.runtime.module(top, span)
+                scope.vars[top] = self.runtime.load(top, span)
             else:
                 scope.vars[alias.asname] = module
 
@@ -232,7 +224,7 @@ class Interpreter(Calls):
                 "a relative import (from . import ...) is not supported: import micrograd itself",
                 kind="unsupported",
             )
-        module = self.runtime.module(stmt.module or "", scope.frame.where(stmt))
+        module = self.runtime.load(stmt.module or "", scope.frame.where(stmt))
         for alias in stmt.names:
             if isinstance(module, Ignored):
                 found: object = Ignored(f"{module.name}.{alias.name}")

@@ -11,16 +11,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.errors import GradstepError, Span
 from engine.language.array import Array
 from engine.language.source import Unit
 from engine.value import Value
-
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
-
 
 MISSING = object()  # a name bound to nothing (None is a value programs use)
 BREAK, CONTINUE, RETURN = object(), object(), object()  # how a block ended, when not at its end
@@ -141,7 +137,11 @@ class BoundMethod:
     function: Function
 
 
-Run = Callable[["Calls", list[object], dict[str, object], Site], object]
+Args = list[object]
+Kwargs = dict[str, object]
+# (machine, args, kwargs, site) -> result: the machine is a builtins.Machine, the running
+# program as builtins see it (that module defines it, above this one: Any here).
+Run = Callable[[Any, Args, Kwargs, Site], object]
 
 
 @dataclass(frozen=True, eq=False, slots=True)

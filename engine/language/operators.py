@@ -49,6 +49,15 @@ def is_number(x: object) -> bool:
     return isinstance(x, int | float)  # bool is an int, as in Python
 
 
+def as_float(x: object, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise GradstepError(f"{what} takes a number, not {describe(x)}", kind="type")
+    try:
+        return float(x)
+    except OverflowError:
+        raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
+
+
 def arithmetic(op: type[ast.operator], a: object, b: object, budget: Budget) -> object:
     """``a op b`` where neither is a Value."""
     if is_number(a) and is_number(b):

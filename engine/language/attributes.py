@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError, Span
 from engine.language.array import Array
-from engine.language.builtins import as_float
+from engine.language.builtins import Machine
 from engine.language.objects import (
     MISSING,
     BoundMethod,
@@ -27,12 +26,10 @@ from engine.language.objects import (
     bind_arguments,
     describe,
 )
+from engine.language.operators import as_float
 from engine.language.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
-
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
 
 VALUE_METHODS = (*FUNCTIONS, "backward", "zero_grad")
 _MICROGRAD_INSIDES = {
@@ -159,30 +156,30 @@ def _list_method(items: list[object], name: str) -> object:
         return MISSING
     params, defaults, f = _LIST_METHODS[name]
 
-    def run(m: Calls, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+    def run(m: Machine, args: list[object], kwargs: dict[str, object], site: Site) -> object:
         return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
 
     return Builtin(f"list.{name}", run)
 
 
-def _append(m: Calls, items: list[object], x: object) -> None:
+def _append(m: Machine, items: list[object], x: object) -> None:
     m.budget.size(len(items) + 1)
     items.append(x)
 
 
-def _extend(m: Calls, items: list[object], more: object) -> None:
+def _extend(m: Machine, items: list[object], more: object) -> None:
     added = m.collect(more, "extend()")
     m.budget.size(len(items) + len(added))
     items.extend(added)
 
 
-def _pop(m: Calls, items: list[object], i: object) -> object:
+def _pop(m: Machine, items: list[object], i: object) -> object:
     if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
         raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
     return items.pop(i)
 
 
-def _copy(m: Calls, items: list[object]) -> list[object]:
+def _copy(m: Machine, items: list[object]) -> list[object]:
     m.budget.bulk(len(items))
     return list(items)
 
