@@ -4,7 +4,7 @@ compiled, executed or imported by Python.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
 (``source``), the shape of every statement and the names nothing assigns (``check``), then
-running the program under its budget (``interpreter``), which builds the graph.
+running the program under its budget (``evaluator``), which builds the graph.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from engine.errors import GradstepError, Span
 from engine.language.check import Checker
-from engine.language.interpreter import NOTHING, Interpreter
+from engine.language.evaluator import NOTHING, Evaluator
 from engine.language.objects import describe
 from engine.language.recorder import Call, DataChange, Program
 from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
@@ -31,7 +31,7 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
     given = check_values(values or {})
     tree, notes, unit, checker = _read(source)
     checker.require(given)
-    machine = Interpreter(unit, given)
+    machine = Evaluator(unit, given)
     try:
         machine.run(tree)
     except (RecursionError, MemoryError):
@@ -65,7 +65,7 @@ def _read(source: str) -> tuple[ast.Module, tuple[str, ...], Unit, Checker]:
     return tree, tuple(notes), unit, checker
 
 
-def _running(machine: Interpreter) -> Span | None:
+def _running(machine: Evaluator) -> Span | None:
     if machine.at is None:
         return None
     stmt, scope = machine.at
@@ -73,7 +73,7 @@ def _running(machine: Interpreter) -> Span | None:
 
 
 def _program(
-    source: str, machine: Interpreter, given: dict[str, float], notes: tuple[str, ...]
+    source: str, machine: Evaluator, given: dict[str, float], notes: tuple[str, ...]
 ) -> Program:
     recorder = machine.recorder
     output = recorder.output() or _last_value(machine)
@@ -102,7 +102,7 @@ def _program(
     )
 
 
-def _last_value(machine: Interpreter) -> Value:
+def _last_value(machine: Evaluator) -> Value:
     """With no backward() and no draw_dot(), the output is the last top-level expression or
     assignment (the first value of it, for a tuple such as total_loss, acc = loss())."""
     last = machine.last

@@ -12,12 +12,14 @@ from engine.language.array import Array
 from engine.language.builtins import Machine
 from engine.language.objects import (
     MISSING,
+    Args,
     BoundMethod,
     Builtin,
     Class,
     Function,
     Ignored,
     Instance,
+    Kwargs,
     ModuleObject,
     NotProvided,
     Scope,
@@ -26,7 +28,7 @@ from engine.language.objects import (
     bind_arguments,
     describe,
 )
-from engine.language.operators import as_float
+from engine.language.operators import as_float, collect
 from engine.language.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
@@ -121,6 +123,22 @@ def _text(node: ast.AST, scope: Scope) -> str:
     return scope.frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
 
 
+def call_value_method(
+    m: Machine, method: ValueMethod, args: Args, kwargs: Kwargs, site: Site
+) -> object:
+    """``x.tanh()``: the op on ``x`` (``x.backward()`` runs only as a statement of its own)."""
+    if method.name in ("backward", "zero_grad"):
+        raise GradstepError(
+            f".{method.name}() inside an expression is not supported: call it on a line of its own",
+            kind="unsupported",
+        )
+    if args or kwargs:
+        raise GradstepError(
+            f".{method.name}() takes no arguments, not {len(args) + len(kwargs)}", "arity"
+        )
+    return m.unary(method.name, method.value, site.node, site.scope)
+
+
 def set_attribute(
     recorder: Recorder, obj: object, name: str, value: object, statement: Span
 ) -> None:
@@ -156,7 +174,7 @@ def _list_method(items: list[object], name: str) -> object:
         return MISSING
     params, defaults, f = _LIST_METHODS[name]
 
-    def run(m: Machine, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
 
     return Builtin(f"list.{name}", run)
@@ -168,7 +186,7 @@ def _append(m: Machine, items: list[object], x: object) -> None:
 
 
 def _extend(m: Machine, items: list[object], more: object) -> None:
-    added = m.collect(more, "extend()")
+    added = collect(more, "extend()", m.budget)
     m.budget.size(len(items) + len(added))
     items.extend(added)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.errors import GradstepError
@@ -26,24 +26,22 @@ from engine.language.objects import (
     bind_arguments,
     describe,
 )
-from engine.language.operators import as_float, is_number
+from engine.language.operators import as_float, collect, is_number, walk
 from engine.language.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
 
 class Machine(Protocol):
-    """What a builtin or a module may ask of the running program: the budget its work counts
-    against, the recorder that makes its values, and the evaluator's own call, walk of a list
-    or iterator, ``+`` and one-operand op of the table (so that sum() and map() behave as the
-    program's own + and calls do), and a block to run (the prelude's, for micrograd.nn)."""
+    """What a builtin, a list method or a module may ask of the running program: the budget
+    its work counts against, the recorder that makes its values, and the evaluator's own call,
+    ``+`` and one-operand op (so that map(), sum() and tanh() do what the program's own calls
+    and operators do), and a block to run (the prelude's, for micrograd.nn)."""
 
     budget: Budget
     recorder: Recorder
 
     def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object: ...
-    def items(self, obj: object, what: str) -> Iterator[object]: ...
-    def collect(self, obj: object, what: str) -> list[object]: ...
     def arith(
         self, op: type[ast.operator], a: object, b: object, scope: Scope, node: ast.AST
     ) -> object: ...
@@ -107,7 +105,7 @@ def _len(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> int:
 
 def _sum(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
     items, total = bind_arguments("sum", ("iterable", "start"), {"start": 0}, args, kwargs)
-    for item in m.items(items, "sum()"):
+    for item in walk(items, "sum()", m.budget):
         total = m.arith(ast.Add, total, item, site.scope, site.node)
     return total
 
@@ -116,7 +114,7 @@ def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
     def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> float:
         if kwargs:
             raise GradstepError(f"{name}() takes no keyword arguments here", "unsupported")
-        items = list(m.items(args[0], f"{name}()")) if len(args) == 1 else args
+        items = list(walk(args[0], f"{name}()", m.budget)) if len(args) == 1 else args
         if not items:
             raise GradstepError(f"{name}() of nothing: it needs at least one number")
         for x in items:
@@ -165,20 +163,20 @@ def _range(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> range:
 def _zip(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs:
         raise GradstepError("zip() takes no keyword arguments here", "unsupported")
-    return Lazy("zip", zip(*(m.items(x, "zip()") for x in args), strict=False))
+    return Lazy("zip", zip(*(walk(x, "zip()", m.budget) for x in args), strict=False))
 
 
 def _enumerate(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     items, start = bind_arguments("enumerate", ("iterable", "start"), {"start": 0}, args, kwargs)
     if not isinstance(start, int):
         raise GradstepError("enumerate()'s start is a whole number", kind="type")
-    return Lazy("enumerate", enumerate(m.items(items, "enumerate()"), start))
+    return Lazy("enumerate", enumerate(walk(items, "enumerate()", m.budget), start))
 
 
 def _map(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs or len(args) < 2:
         raise GradstepError("map() takes a function and at least one list", kind="arity")
-    f, columns = args[0], [m.items(x, "map()") for x in args[1:]]
+    f, columns = args[0], [walk(x, "map()", m.budget) for x in args[1:]]
     return Lazy("map", (m.call(f, list(xs), {}, site) for xs in zip(*columns, strict=False)))
 
 
@@ -186,7 +184,7 @@ def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
     def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         if kwargs or len(args) > 1:
             raise GradstepError(f"{name}() takes one list or iterator", kind="arity")
-        return make(m.collect(args[0] if args else (), f"{name}()"))
+        return make(collect(args[0] if args else (), f"{name}()", m.budget))
 
     return Builtin(name, run)
 

@@ -1,9 +1,10 @@
 """What the language says to the user about the program itself, before and while it runs: each
 construct it does not run with what works instead (a while loop is refused with "use for i in
 range(n), which always ends"), how names read in errors (look-alike letters spelled out, a hint
-for a typo, what to say for a name with no value), and the notes for a lecture's helpers that
-are skipped. One place for these texts, so that the shape check and the evaluator say the same.
-"""
+for a typo, what to say for a name with no value); and gradstep's conventions for pasted
+lecture code, which this module says aloud: the lecture's helpers that are skipped, with a note
+why, and which numbers become inputs. One place for these texts, so that the shape check and
+the evaluator say the same."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from engine.errors import GradstepError, Span
+from engine.ops import FUNCTIONS
 
 # Refusals -------------------------------------------------------------------------------------
 # What the language does not run, each with what works instead.
@@ -162,9 +164,10 @@ def unknown_function(name: str, functions: Iterable[str]) -> str:
     return f"unknown function {spelled(name)}; the functions are {listed}"
 
 
-# Notes ----------------------------------------------------------------------------------------
-# gradstep's conventions for pasted lecture code: the lecture's own helpers are skipped
-# (gradstep has its own Value and draws the graph itself), and the user is told so.
+# Conventions ----------------------------------------------------------------------------------
+# gradstep's conventions for pasted lecture code: the lecture's own helpers are skipped (gradstep
+# has its own Value and draws the graph itself), with a note for the user; and which numbers
+# become inputs.
 
 
 def skipped(stmt: ast.stmt, top_level: bool) -> str | None:
@@ -179,3 +182,36 @@ def skipped(stmt: ast.stmt, top_level: bool) -> str | None:
     if not top_level and isinstance(stmt, ast.FunctionDef) and stmt.name in ("__repr__", "__str__"):
         return f"{stmt.name} was skipped: gradstep does not print"
     return None
+
+
+def is_literal(node: ast.expr) -> bool:
+    """Numbers and arithmetic on them (2.0, 1/4, -3, math.pi, exp(1), (0.5).tanh(), tuples of
+    them): a name assigned one at the top level is an input (a slider), as it always was."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, bool) or not isinstance(n.value, int | float):
+                return False
+        elif isinstance(n, ast.Call):
+            f = n.func
+            if n.keywords or not ((isinstance(f, ast.Name) and f.id in FUNCTIONS) or _known(f)):
+                return False
+        elif isinstance(n, ast.Attribute):
+            if not _known(n):
+                return False
+        elif isinstance(n, ast.Name):
+            if n.id not in FUNCTIONS and n.id != "math":  # exp in exp(1); never a variable
+                return False
+        elif not isinstance(
+            n, ast.BinOp | ast.UnaryOp | ast.Tuple | ast.operator | ast.unaryop | ast.Load
+        ):
+            return False
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return False
+    return True
+
+
+def _known(node: ast.expr) -> bool:
+    """math.pi, math.exp, or an op method of what the walk checks next: (0.5).tanh."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    return node.attr in FUNCTIONS or (isinstance(node.value, ast.Name) and node.value.id == "math")
