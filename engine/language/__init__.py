@@ -3,8 +3,14 @@ interpreter, building a Value graph through the op table. User text is never eva
 compiled, executed or imported by Python.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``source``), the shape of every statement and the names nothing assigns (``check``), then
-running the program under its budget (``evaluator``), which builds the graph.
+(``source``), the shape of every statement and the names nothing assigns (``check``, with the
+texts of ``messages``), then running the program under its budget (``evaluator``, with its
+handlers in ``statements`` and ``expressions``), which builds the graph (``recorder``).
+
+What the running program works with: its objects and scopes (``objects``), their attributes
+(``attributes``), operators and walks on plain values (``operators``), the builtins and the
+modules it can import, micrograd.nn among them (``builtins``, ``modules``, ``array``), and the
+limits on its work (``budget``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Attributes: the only way from one object of a program to another. Each kind of object has
 its own short list (a Value's data, grad, label and methods; an instance's own attributes and
-its class's methods; a module's names; a list's methods); nothing else is reachable."""
+its class's methods; a module's names; a list's methods); nothing else is reachable. Setting
+one (``self.w = ...``, ``p.data -= ...``) and calling a Value's method are here too."""
 
 from __future__ import annotations
 

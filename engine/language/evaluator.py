@@ -93,13 +93,14 @@ def refuse(ev: Evaluator, node: ast.AST, scope: Scope) -> object:
 
 
 class Evaluator:
-    """One run of one program. Builtins and modules see it as a ``builtins.Machine``."""
+    """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
+    checks that it is one where ``Modules`` is given it)."""
 
     def __init__(self, unit: Unit, given: dict[str, float]) -> None:
         self.budget = Budget()
         self.recorder = Recorder(self.budget, given)
         self.given = given  # input values by name, for names the program reads but never sets
-        self.modules = Modules(self)  # imported as the program imports them
+        self.modules = Modules(self)  # each made when the program first imports it
         self.notes: list[str] = []  # what was skipped that the user should know
         self.user_globals: dict[str, object] = {}  # the program's top-level names
         self.top = Frame(unit, None, None, top=True)  # where a given name is bound

@@ -2,9 +2,8 @@
 construct it does not run with what works instead (a while loop is refused with "use for i in
 range(n), which always ends"), how names read in errors (look-alike letters spelled out, a hint
 for a typo, what to say for a name with no value); and gradstep's conventions for pasted
-lecture code, which this module says aloud: the lecture's helpers that are skipped, with a note
-why, and which numbers become inputs. One place for these texts, so that the shape check and
-the evaluator say the same."""
+lecture code (the lecture's helpers that are skipped, with a note saying so, and which numbers
+become inputs). One place for these, so that the shape check and the evaluator say the same."""
 
 from __future__ import annotations
 
