@@ -3,8 +3,8 @@ tree. It never hands user text to eval, exec, compile or an import; the shape ch
 has refused what it cannot run, and the budget bounds what it runs.
 
 One class, ``Evaluator``, holds the state of one run and its core: blocks and statements,
-expressions, calls, the operators that make graph nodes, and the walks of lists. What each kind
-of syntax-tree node does is one function (``on_<node>``) in ``statements`` or ``expressions``;
+expressions, calls, and the operators that make graph nodes. What each kind of syntax-tree
+node does is one function (``on_<node>``) in ``statements`` or ``expressions``;
 ``HANDLERS`` maps every node type the language runs to its function: the one dispatch table,
 built here and nowhere else. Those two modules name the Evaluator in annotations only, so at
 run time the imports go one way: from here to them.
@@ -138,6 +138,7 @@ class Evaluator:
     # Calls: every call of a program goes through ``call`` -------------------------------------
 
     def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object:
+        """``func(*args, **kwargs)``, written at ``site``, whatever ``func`` is."""
         if isinstance(func, Function):
             return self.invoke(func, None, args, kwargs, site, func.name)
         if isinstance(func, BoundMethod):
@@ -215,7 +216,7 @@ class Evaluator:
             )
         return instance
 
-    # Operators: with a Value among the operands, a node of the graph ------------------------
+    # Operators: every binary one goes through ``arith`` (unary ones: expressions.on_unaryop)
 
     def arith(
         self,
@@ -226,7 +227,9 @@ class Evaluator:
         node: ast.AST,
         operands: tuple[ast.AST, ast.AST] | None = None,
     ) -> object:
-        """``a op b``; ``operands`` locate the constants a plain number becomes (else ``node``)."""
+        """``a op b``: with a Value among them a node of the graph, else plain Python on numbers,
+        lists and arrays; ``operands`` locate the constants a plain number becomes (else
+        ``node``)."""
         if type(a) is Value or type(b) is Value:
             name = BINARY.get(op)
             if name is None:
