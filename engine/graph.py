@@ -18,7 +18,7 @@ _grad = attrgetter("grad")
 _serial = attrgetter("serial")
 
 
-class Node(Protocol):
+class GraphNode(Protocol):
     """What the walks read of a value (``engine.value.Value`` is one)."""
 
     grad: float
@@ -30,16 +30,16 @@ class Node(Protocol):
     @property
     def op(self) -> Op | None: ...
     @property
-    def a(self) -> Node | None: ...  # the first operand (None: a leaf)
+    def a(self) -> GraphNode | None: ...  # the first operand (None: a leaf)
     @property
-    def b(self) -> Node | None: ...  # the second (None: one operand, or none)
+    def b(self) -> GraphNode | None: ...  # the second (None: one operand, or none)
     @property
-    def parents(self) -> Sequence[Node]: ...
+    def parents(self) -> Sequence[GraphNode]: ...
     @property
     def locals(self) -> Sequence[float]: ...
 
 
-N = TypeVar("N", bound=Node)
+N = TypeVar("N", bound=GraphNode)
 
 
 def topological_order(root: N) -> list[N]:
@@ -86,11 +86,11 @@ def backward(root: N) -> list[N]:
     return order
 
 
-def _finite_grad(node: Node) -> bool:
+def _finite_grad(node: GraphNode) -> bool:
     return math.isfinite(node.grad)
 
 
-def _undefined_gradient(order: Sequence[Node]) -> GradstepError:
+def _undefined_gradient(order: Sequence[GraphNode]) -> GradstepError:
     """Name the first contribution, in backward order, that was not a finite number."""
     for node in reversed(order):
         for i, (_parent, local) in enumerate(zip(node.parents, node.locals, strict=True)):

@@ -1,26 +1,52 @@
 """The functions a program can call without importing anything: Python's builtins that make
 sense on numbers, lists and values; gradstep's op functions (tanh(x) is x.tanh()); Value;
-draw_dot, which marks the output; and print, which is ignored (the trace shows every number)."""
+draw_dot, which marks the output; and print, which is ignored (the trace shows every number).
+
+Each is a ``Builtin`` whose ``run`` receives a ``Machine``: the little of the running program
+that builtins, list methods and modules use, so that none of them depends on the evaluator."""
 
 from __future__ import annotations
 
 import ast
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.errors import GradstepError
 from engine.language.array import Array
-from engine.language.objects import Builtin, Ignored, Lazy, Site, bind_arguments, describe
-from engine.language.operators import is_number
+from engine.language.budget import Budget
+from engine.language.objects import (
+    Args,
+    Builtin,
+    Ignored,
+    Kwargs,
+    Lazy,
+    Scope,
+    Site,
+    bind_arguments,
+    describe,
+)
+from engine.language.operators import as_float, collect, is_number, walk
+from engine.language.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
 
-Args = list[object]
-Kwargs = dict[str, object]
+class Machine(Protocol):
+    """What a builtin, a list method or a module may ask of the running program: the budget
+    its work counts against, the recorder that makes its values, and the evaluator's own call,
+    ``+`` and one-operand op (so that map(), sum() and tanh() do what the program's own calls
+    and operators do), and a block to run (the prelude's, for micrograd.nn)."""
+
+    budget: Budget
+    recorder: Recorder
+
+    def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object: ...
+    def arith(
+        self, op: type[ast.operator], a: object, b: object, scope: Scope, node: ast.AST
+    ) -> object: ...
+    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object: ...
+    def block(self, body: list[ast.stmt], scope: Scope) -> object: ...
 
 
 def one_argument(name: str, args: Args, kwargs: Kwargs) -> object:
@@ -32,16 +58,7 @@ def one_argument(name: str, args: Args, kwargs: Kwargs) -> object:
     return args[0]
 
 
-def as_float(x: object, what: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        raise GradstepError(f"{what} takes a number, not {describe(x)}", kind="type")
-    try:
-        return float(x)
-    except OverflowError:
-        raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
-
-
-def _value(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Value:
+def _value(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Value:
     for key in kwargs:
         if key != "label":
             raise GradstepError(
@@ -63,7 +80,7 @@ def _value(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Value:
     return v
 
 
-def _draw_dot(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
+def _draw_dot(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> None:
     x = one_argument("draw_dot", args, kwargs)
     if not isinstance(x, Value):
         raise GradstepError(f"draw_dot() takes a value, not {describe(x)}", kind="type")
@@ -71,13 +88,13 @@ def _draw_dot(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
 
 
 def _op_function(name: str) -> Builtin:
-    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         return m.unary(name, one_argument(name, args, kwargs), site.node, site.scope)
 
     return Builtin(name, run)
 
 
-def _len(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
+def _len(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> int:
     x = one_argument("len", args, kwargs)
     if isinstance(x, list | tuple | range | Array | str):
         return len(x)
@@ -86,18 +103,18 @@ def _len(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
     )
 
 
-def _sum(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _sum(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
     items, total = bind_arguments("sum", ("iterable", "start"), {"start": 0}, args, kwargs)
-    for item in m.items(items, "sum()"):
+    for item in walk(items, "sum()", m.budget):
         total = m.arith(ast.Add, total, item, site.scope, site.node)
     return total
 
 
 def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
-    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
+    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> float:
         if kwargs:
             raise GradstepError(f"{name}() takes no keyword arguments here", "unsupported")
-        items = list(m.items(args[0], f"{name}()")) if len(args) == 1 else args
+        items = list(walk(args[0], f"{name}()", m.budget)) if len(args) == 1 else args
         if not items:
             raise GradstepError(f"{name}() of nothing: it needs at least one number")
         for x in items:
@@ -111,7 +128,7 @@ def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
     return Builtin(name, run)
 
 
-def _abs(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _abs(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
     x = one_argument("abs", args, kwargs)
     if is_number(x):
         return abs(x)  # type: ignore[arg-type]
@@ -122,7 +139,7 @@ def _abs(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
     )
 
 
-def _range(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> range:
+def _range(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> range:
     if kwargs or not 1 <= len(args) <= 3:
         raise GradstepError(
             "range() takes 1 to 3 whole numbers: range(n), range(a, b, step)", "arity"
@@ -143,31 +160,31 @@ def _range(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> range:
     return numbers
 
 
-def _zip(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _zip(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs:
         raise GradstepError("zip() takes no keyword arguments here", "unsupported")
-    return Lazy("zip", zip(*(m.items(x, "zip()") for x in args), strict=False))
+    return Lazy("zip", zip(*(walk(x, "zip()", m.budget) for x in args), strict=False))
 
 
-def _enumerate(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _enumerate(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     items, start = bind_arguments("enumerate", ("iterable", "start"), {"start": 0}, args, kwargs)
     if not isinstance(start, int):
         raise GradstepError("enumerate()'s start is a whole number", kind="type")
-    return Lazy("enumerate", enumerate(m.items(items, "enumerate()"), start))
+    return Lazy("enumerate", enumerate(walk(items, "enumerate()", m.budget), start))
 
 
-def _map(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
+def _map(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Lazy:
     if kwargs or len(args) < 2:
         raise GradstepError("map() takes a function and at least one list", kind="arity")
-    f, columns = args[0], [m.items(x, "map()") for x in args[1:]]
+    f, columns = args[0], [walk(x, "map()", m.budget) for x in args[1:]]
     return Lazy("map", (m.call(f, list(xs), {}, site) for xs in zip(*columns, strict=False)))
 
 
 def _collector(name: str, make: Callable[[list[object]], object]) -> Builtin:
-    def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         if kwargs or len(args) > 1:
             raise GradstepError(f"{name}() takes one list or iterator", kind="arity")
-        return make(m.collect(args[0] if args else (), f"{name}()"))
+        return make(collect(args[0] if args else (), f"{name}()", m.budget))
 
     return Builtin(name, run)
 
@@ -180,18 +197,18 @@ def _plain(name: str, x: object) -> float:
     return x  # type: ignore[return-value]
 
 
-def _float(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> float:
+def _float(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> float:
     (x,) = bind_arguments("float", ("x",), {"x": 0.0}, args, kwargs)
     return as_float(_plain("float", x), "float()")
 
 
-def _int(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> int:
+def _int(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> int:
     (x,) = bind_arguments("int", ("x",), {"x": 0}, args, kwargs)
     x = _plain("int", x)
     return int(x) if isinstance(x, int) else math.trunc(x)
 
 
-def _round(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+def _round(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
     x, digits = bind_arguments("round", ("number", "ndigits"), {"ndigits": None}, args, kwargs)
     if not is_number(x) or not (digits is None or isinstance(digits, int)):
         raise GradstepError("round() takes a plain number and a whole number of digits", "type")

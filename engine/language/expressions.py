@@ -1,259 +1,257 @@
-"""Evaluating expressions. Anything that involves a Value becomes a node of the graph through
-the recorder; the rest is plain Python arithmetic on numbers, lists and tuples (``operators``).
-Chains of binary and unary operators are walked with a loop, not recursion: a statement may
-hold up to MAX_OPERATORS of them."""
+"""What each expression evaluates to: one ``on_<node>`` function per kind of node, each taking
+``(ev, node, scope)``; ``evaluator.HANDLERS`` maps node types to them. Anything that involves a
+Value becomes a node of the graph (``Evaluator.arith`` and ``unary``); the rest is plain Python
+on numbers, lists, tuples and arrays (``operators``). Chains of binary and unary operators are
+walked with a loop, not recursion: a statement may hold up to MAX_OPERATORS of them. Lists,
+tuples, subscripts and comprehensions (lazy, as Python's: sum() of a generator adds each term as
+it is made) are here too, with the binding of loop targets that comprehensions and ``for`` share.
+"""
 
 from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.budget import Budget
-from engine.language.builtins import BUILTINS, as_float
-from engine.language.members import attribute
-from engine.language.names import lookalike, no_value, unknown_function
-from engine.language.objects import Ignored, Site, describe
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, compare, is_number, negate, truth
-from engine.language.recorder import Recorder
-from engine.language.refusals import REFUSED, refusal
-from engine.language.scopes import MISSING, Frame, Scope
-from engine.ops import OPS
-from engine.value import Value, overflow
+from engine.language.attributes import attribute
+from engine.language.builtins import BUILTINS
+from engine.language.messages import lookalike, no_value, unknown_function
+from engine.language.objects import MISSING, Ignored, Lazy, Scope, Site, describe
+from engine.language.operators import collect, compare, index, is_number, negate, truth, walk
+from engine.value import Value
 
-Evaluate = Callable[["Expressions", ast.expr, Scope], object]
+if TYPE_CHECKING:
+    from engine.language.evaluator import Evaluator
 
 
-class Expressions:
-    budget: Budget
-    recorder: Recorder
-    given: dict[str, float]
-    top: Frame  # the user's top level, where a name with a given value is bound
+def on_constant(ev: Evaluator, node: ast.Constant, scope: Scope) -> object:
+    x = node.value
+    if isinstance(x, float) and not math.isfinite(x):  # 1e999
+        raise GradstepError(
+            "this number is too large for a float", "overflow", scope.frame.where(node)
+        )
+    if x is None or isinstance(x, int | float | str):
+        return x
+    found = "a complex number" if isinstance(x, complex) else repr(x)
+    kind = "type" if isinstance(x, complex) else "unsupported"
+    raise GradstepError(f"{found} is not supported here", kind, scope.frame.where(node))
 
-    def call(
-        self, func: object, args: list[object], kwargs: dict[str, object], site: Site
-    ) -> object:
-        raise NotImplementedError
 
-    def evaluate(self, node: ast.expr, scope: Scope) -> object:
-        return EVALUATE.get(type(node), Expressions._refuse)(self, node, scope)
-
-    def _refuse(self, node: ast.AST, scope: Scope) -> object:
-        """What the shape check refuses never runs; this is the same refusal, in case."""
-        raise refusal(scope.frame.where(node), *REFUSED.get(type(node), ("this", "remove it")))
-
-    # Values in the graph ----------------------------------------------------------------
-
-    def arith(
-        self,
-        op: type[ast.operator],
-        a: object,
-        b: object,
-        scope: Scope,
-        node: ast.AST,
-        operands: tuple[ast.AST, ast.AST] | None = None,
-    ) -> object:
-        """``a op b``; ``operands`` locate the constants a plain number becomes (else ``node``)."""
-        if type(a) is Value or type(b) is Value:
-            name = BINARY.get(op)
-            if name is None:
-                raise GradstepError(
-                    f"{SYMBOLS.get(op, '?')} with a value is not supported: it has no gradient "
-                    "(use .data for the plain number)",
-                    kind="unsupported",
-                    span=scope.frame.where(node),
-                )
-            return self.graph(name, (a, b), scope, node, operands or (node, node))
-        try:
-            return arithmetic(op, a, b, self.budget)
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-
-    def graph(
-        self,
-        name: str,
-        operands: tuple[object, ...],
-        scope: Scope,
-        node: ast.AST,
-        nodes: tuple[ast.AST, ...],
-    ) -> Value:
-        """The op ``name`` as a node of the graph; a plain number among the ``operands``
-        becomes a constant, located at its own node in ``nodes``."""
-        frame = scope.frame
-        values = []
-        for x, where in zip(operands, nodes, strict=True):
-            if type(x) is not Value:
-                if not is_number(x):
-                    raise GradstepError(
-                        f"{OPS[name].symbol} cannot combine a value with {describe(x)}",
-                        kind="type",
-                        span=frame.where(node),
-                    )
-                x = self.recorder.constant(as_float(x, name), frame.where(where), frame.record)
-            values.append(x)
-        return self.recorder.op(name, tuple(values), frame.where(node), frame.record)
-
-    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object:
-        """An op of the table on one operand: a node for a value, a number for a number."""
-        if isinstance(x, Value):
-            return self.recorder.op(name, (x,), scope.frame.where(node), scope.frame.record)
-        if not is_number(x):
-            raise GradstepError(f"{name}() takes a number or a value, not {describe(x)}", "type")
-        a = as_float(x, name)
-        try:
-            out: float = OPS[name].eval(a)[0]
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-        except OverflowError:
-            out = math.inf
-        if not math.isfinite(out):
-            raise overflow(OPS[name], (a,)).at(scope.frame.where(node))
-        return out
-
-    # Expressions ------------------------------------------------------------------------
-
-    def _constant(self, node: ast.Constant, scope: Scope) -> object:
-        x = node.value
-        if isinstance(x, float) and not math.isfinite(x):  # 1e999
-            raise GradstepError(
-                "this number is too large for a float", "overflow", scope.frame.where(node)
-            )
-        if x is None or isinstance(x, int | float | str):
-            return x
-        found = "a complex number" if isinstance(x, complex) else repr(x)
-        kind = "type" if isinstance(x, complex) else "unsupported"
-        raise GradstepError(f"{found} is not supported here", kind, scope.frame.where(node))
-
-    def _name(self, node: ast.Name, scope: Scope, called: bool = False) -> object:
-        found = scope.lookup(node.id)
+def on_name(ev: Evaluator, node: ast.Name, scope: Scope, called: bool = False) -> object:
+    found = scope.lookup(node.id)
+    if found is MISSING:
+        found = BUILTINS.get(node.id, MISSING)
         if found is MISSING:
-            found = BUILTINS.get(node.id, MISSING)
-            if found is MISSING:
-                return self.missing(node, scope, called)
-        return found
+            return missing(ev, node, scope, called)
+    return found
 
-    def missing(self, node: ast.Name, scope: Scope, called: bool) -> object:
-        """A name with no value: given one (``values``), it is bound as an input; ``called``:
-        it is the function of a call, and the error lists the functions."""
-        name = node.id
-        if name in self.given and name not in scope.globals:
-            v = self.recorder.leaf(self.given[name], scope.frame.where(node), None)
-            self.recorder.name(v, name, self.top)
-            scope.globals[name] = v
-            return v
-        text = no_value([name], scope.globals)
-        if called:
-            text = unknown_function(name, BUILTINS) + lookalike(name, scope.globals)
-        raise GradstepError(text, kind="name", span=scope.frame.where(node))
 
-    def _binop(self, node: ast.BinOp, scope: Scope) -> object:
-        spine = []
-        left: ast.expr = node
-        while type(left) is ast.BinOp:  # a + b + c nests to the left: walk down, then up
-            spine.append(left)
-            left = left.left
-        result = self.evaluate(left, scope)
-        for n in reversed(spine):
-            right = self.evaluate(n.right, scope)
-            result = self.arith(type(n.op), result, right, scope, n, (n.left, n.right))
-        return result
+def missing(ev: Evaluator, node: ast.Name, scope: Scope, called: bool) -> object:
+    """A name with no value: given one (``values``), it is bound as an input; ``called``: it is
+    the function of a call, and the error lists the functions."""
+    name = node.id
+    if name in ev.given and name not in scope.globals:
+        v = ev.recorder.leaf(ev.given[name], scope.frame.where(node), None)
+        ev.recorder.name(v, name, ev.top)
+        scope.globals[name] = v
+        return v
+    text = no_value([name], scope.globals)
+    if called:
+        text = unknown_function(name, BUILTINS) + lookalike(name, scope.globals)
+    raise GradstepError(text, kind="name", span=scope.frame.where(node))
 
-    def _unaryop(self, node: ast.UnaryOp, scope: Scope) -> object:
-        chain = []
-        operand: ast.expr = node
-        while type(operand) is ast.UnaryOp:
-            chain.append(operand)
-            operand = operand.operand
-        x = self.evaluate(operand, scope)
-        for n in reversed(chain):
-            if isinstance(n.op, ast.Not):
-                x = not self.truth(x, n, scope)
-            elif isinstance(n.op, ast.USub):
-                x = (
-                    self.unary("neg", x, n, scope)
-                    if isinstance(x, Value)
-                    else self._plain(negate, x, n, scope)
-                )
-            elif not (isinstance(x, Value) or is_number(x)):
-                raise GradstepError(
-                    f"+ takes a number or a value, not {describe(x)}", "type", scope.frame.where(n)
-                )
-        return x
 
-    def _plain(
-        self, f: Callable[[object], object], x: object, node: ast.AST, scope: Scope
-    ) -> object:
+# Operators ------------------------------------------------------------------------------------
+
+
+def on_binop(ev: Evaluator, node: ast.BinOp, scope: Scope) -> object:
+    spine = []
+    left: ast.expr = node
+    while type(left) is ast.BinOp:  # a + b + c nests to the left: walk down, then up
+        spine.append(left)
+        left = left.left
+    result = ev.evaluate(left, scope)
+    for n in reversed(spine):
+        right = ev.evaluate(n.right, scope)
+        result = ev.arith(type(n.op), result, right, scope, n, (n.left, n.right))
+    return result
+
+
+def on_unaryop(ev: Evaluator, node: ast.UnaryOp, scope: Scope) -> object:
+    chain = []
+    operand: ast.expr = node
+    while type(operand) is ast.UnaryOp:
+        chain.append(operand)
+        operand = operand.operand
+    x = ev.evaluate(operand, scope)
+    for n in reversed(chain):
+        if isinstance(n.op, ast.Not):
+            x = not is_true(x, n, scope)
+        elif isinstance(n.op, ast.USub):
+            if isinstance(x, Value):
+                x = ev.unary("neg", x, n, scope)
+            else:
+                try:
+                    x = negate(x)
+                except GradstepError as e:
+                    raise e.at(scope.frame.where(n)) from None
+        elif not (isinstance(x, Value) or is_number(x)):
+            raise GradstepError(
+                f"+ takes a number or a value, not {describe(x)}", "type", scope.frame.where(n)
+            )
+    return x
+
+
+def is_true(x: object, node: ast.AST, scope: Scope) -> bool:
+    """``x`` as a condition (of ``if``, ``and``, ``not``...); an error is located at ``node``."""
+    try:
+        return truth(x)
+    except GradstepError as e:
+        raise e.at(scope.frame.where(node)) from None
+
+
+def on_boolop(ev: Evaluator, node: ast.BoolOp, scope: Scope) -> object:
+    want = isinstance(node.op, ast.Or)  # `or` stops at the first true operand
+    x: object = None
+    for operand in node.values:
+        x = ev.evaluate(operand, scope)
+        if is_true(x, node, scope) == want:
+            return x
+    return x
+
+
+def on_compare(ev: Evaluator, node: ast.Compare, scope: Scope) -> bool:
+    left = ev.evaluate(node.left, scope)
+    for op, comparator in zip(node.ops, node.comparators, strict=True):
+        right = ev.evaluate(comparator, scope)
         try:
-            return f(x)
+            if not compare(op, left, right, ev.budget):
+                return False
         except GradstepError as e:
             raise e.at(scope.frame.where(node)) from None
-
-    def truth(self, x: object, node: ast.AST, scope: Scope) -> bool:
-        return self._plain(truth, x, node, scope)  # type: ignore[return-value]
-
-    def _boolop(self, node: ast.BoolOp, scope: Scope) -> object:
-        want = isinstance(node.op, ast.Or)  # `or` stops at the first true operand
-        x: object = None
-        for operand in node.values:
-            x = self.evaluate(operand, scope)
-            if self.truth(x, node, scope) == want:
-                return x
-        return x
-
-    def _compare(self, node: ast.Compare, scope: Scope) -> bool:
-        left = self.evaluate(node.left, scope)
-        for op, comparator in zip(node.ops, node.comparators, strict=True):
-            right = self.evaluate(comparator, scope)
-            try:
-                if not compare(op, left, right, self.budget):
-                    return False
-            except GradstepError as e:
-                raise e.at(scope.frame.where(node)) from None
-            left = right
-        return True
-
-    def _ifexp(self, node: ast.IfExp, scope: Scope) -> object:
-        branch = (
-            node.body if self.truth(self.evaluate(node.test, scope), node, scope) else node.orelse
-        )
-        return self.evaluate(branch, scope)
-
-    def _call(self, node: ast.Call, scope: Scope) -> object:
-        f = node.func
-        if type(f) is ast.Attribute:
-            func = attribute(self.evaluate(f.value, scope), f.attr, f, scope, node)
-        elif type(f) is ast.Name:
-            func = self._name(f, scope, called=True)
-        else:
-            func = self.evaluate(f, scope)
-        return self.call_node(func, node, scope)
-
-    def call_node(self, func: object, node: ast.Call, scope: Scope) -> object:
-        """``func`` called with the arguments written in ``node``."""
-        if type(func) is Ignored:
-            return None  # print(...), plt.plot(...): the arguments are not even evaluated
-        args = [self.evaluate(a, scope) for a in node.args]
-        kwargs = (
-            {kw.arg or "": self.evaluate(kw.value, scope) for kw in node.keywords}
-            if node.keywords
-            else {}
-        )
-        return self.call(func, args, kwargs, Site(node, scope))
-
-    def _attribute(self, node: ast.Attribute, scope: Scope) -> object:
-        return attribute(self.evaluate(node.value, scope), node.attr, node, scope)
+        left = right
+    return True
 
 
-# The expressions of this module; sequences.py adds lists, tuples, subscripts and comprehensions.
-EVALUATE: dict[type[ast.AST], Evaluate] = {
-    ast.Constant: Expressions._constant,  # type: ignore[dict-item]
-    ast.Name: Expressions._name,  # type: ignore[dict-item]
-    ast.BinOp: Expressions._binop,  # type: ignore[dict-item]
-    ast.UnaryOp: Expressions._unaryop,  # type: ignore[dict-item]
-    ast.BoolOp: Expressions._boolop,  # type: ignore[dict-item]
-    ast.Compare: Expressions._compare,  # type: ignore[dict-item]
-    ast.IfExp: Expressions._ifexp,  # type: ignore[dict-item]
-    ast.Call: Expressions._call,  # type: ignore[dict-item]
-    ast.Attribute: Expressions._attribute,  # type: ignore[dict-item]
-}
+def on_ifexp(ev: Evaluator, node: ast.IfExp, scope: Scope) -> object:
+    branch = node.body if is_true(ev.evaluate(node.test, scope), node, scope) else node.orelse
+    return ev.evaluate(branch, scope)
+
+
+# Calls and attributes -------------------------------------------------------------------------
+
+
+def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
+    f = node.func
+    if type(f) is ast.Attribute:
+        func = attribute(ev.evaluate(f.value, scope), f.attr, f, scope, node)
+    elif type(f) is ast.Name:
+        func = on_name(ev, f, scope, called=True)
+    else:
+        func = ev.evaluate(f, scope)
+    return call_node(ev, func, node, scope)
+
+
+def call_node(ev: Evaluator, func: object, node: ast.Call, scope: Scope) -> object:
+    """``func`` called with the arguments written in ``node``."""
+    if type(func) is Ignored:
+        return None  # print(...), plt.plot(...): the arguments are not even evaluated
+    args = [ev.evaluate(a, scope) for a in node.args]
+    kwargs = (
+        {kw.arg or "": ev.evaluate(kw.value, scope) for kw in node.keywords}
+        if node.keywords
+        else {}
+    )
+    return ev.call(func, args, kwargs, Site(node, scope))
+
+
+def on_attribute(ev: Evaluator, node: ast.Attribute, scope: Scope) -> object:
+    return attribute(ev.evaluate(node.value, scope), node.attr, node, scope)
+
+
+# Lists and tuples -----------------------------------------------------------------------------
+
+
+def on_subscript(ev: Evaluator, node: ast.Subscript, scope: Scope) -> object:
+    obj, key = ev.evaluate(node.value, scope), ev.evaluate(node.slice, scope)
+    try:
+        return index(obj, key, ev.budget)
+    except GradstepError as e:
+        raise e.at(scope.frame.where(node)) from None
+
+
+def on_slice(ev: Evaluator, node: ast.Slice, scope: Scope) -> slice:
+    parts = [
+        None if p is None else ev.evaluate(p, scope) for p in (node.lower, node.upper, node.step)
+    ]
+    if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
+        raise GradstepError("a slice takes whole numbers", "type", scope.frame.where(node))
+    if parts[2] == 0:
+        raise GradstepError("a slice step cannot be zero", "domain", scope.frame.where(node))
+    return slice(*parts)
+
+
+def on_list(ev: Evaluator, node: ast.List, scope: Scope) -> list[object]:
+    return [ev.evaluate(e, scope) for e in node.elts]
+
+
+def on_tuple(ev: Evaluator, node: ast.Tuple, scope: Scope) -> tuple[object, ...]:
+    return tuple(ev.evaluate(e, scope) for e in node.elts)
+
+
+def on_listcomp(ev: Evaluator, node: ast.ListComp, scope: Scope) -> list[object]:
+    return collect(Lazy("list", _generate(ev, node, scope)), "this comprehension", ev.budget)
+
+
+def on_genexp(ev: Evaluator, node: ast.GeneratorExp, scope: Scope) -> Lazy:
+    return Lazy("generator", _generate(ev, node, scope))
+
+
+def _generate(
+    ev: Evaluator, node: ast.ListComp | ast.GeneratorExp, scope: Scope
+) -> Iterator[object]:
+    inner = Scope(scope.frame, {}, scope, scope.globals)
+    try:
+        yield from _comprehend(ev, node, 0, scope, inner)
+    except GradstepError as e:
+        raise e.at(scope.frame.where(node)) from None
+
+
+def _comprehend(
+    ev: Evaluator,
+    node: ast.ListComp | ast.GeneratorExp,
+    level: int,
+    outer: Scope,
+    inner: Scope,
+) -> Iterator[object]:
+    generator = node.generators[level]
+    source = ev.evaluate(generator.iter, outer if level == 0 else inner)
+    for item in walk(source, "this comprehension", ev.budget):
+        bind(ev, generator.target, item, inner)
+        if all(is_true(ev.evaluate(c, inner), c, inner) for c in generator.ifs):
+            if level + 1 < len(node.generators):
+                yield from _comprehend(ev, node, level + 1, outer, inner)
+            else:
+                yield ev.evaluate(node.elt, inner)
+
+
+def bind(ev: Evaluator, target: ast.expr, value: object, scope: Scope) -> None:
+    """A for or comprehension target: names only get values, they do not label them."""
+    if type(target) is ast.Name:
+        scope.vars[target.id] = value
+        return
+    for t, v in zip(target.elts, unpack(ev, value, len(target.elts)), strict=True):  # type: ignore[attr-defined]
+        bind(ev, t, v, scope)
+
+
+def unpack(ev: Evaluator, value: object, n: int) -> list[object]:
+    items = (
+        list(walk(value, "unpacking", ev.budget))
+        if not isinstance(value, tuple | list)
+        else list(value)
+    )
+    if len(items) != n:
+        raise GradstepError(f"{n} names to unpack {len(items)} items into", kind="arity")
+    return items

@@ -1,20 +1,86 @@
-"""The kinds of object a program can hold besides numbers, strings, lists, tuples, None and
-Values: its own functions, classes and instances, and what gradstep provides (builtins, modules).
-None of them wraps a Python object of the server: a program reaches only what is listed here."""
+"""What a program holds and where it is. The kinds of object it can hold besides numbers,
+strings, lists, tuples, None and Values: its own functions, classes and instances, and what
+gradstep provides (builtins, modules, the tiny numpy ``Array``). None of them wraps a Python
+object of the server: a program reaches only what is listed here. And where the evaluator is:
+which call (a frame) and which names are visible (a scope chain); with ``describe`` (what an
+object is, for an error) and ``bind_arguments`` (Python's binding of a call's arguments).
+"""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.errors import GradstepError, Span
-from engine.language.scopes import MISSING, Scope, Unit
+from engine.language.array import Array
+from engine.language.source import Unit
 from engine.value import Value
 
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
+MISSING = object()  # a name bound to nothing (None is a value programs use)
+BREAK, CONTINUE, RETURN = object(), object(), object()  # how a block ended, when not at its end
+
+
+class CallRecord:
+    """A call in progress; it gets its ``Call`` id only once it (or a call inside it) creates a
+    value, so ids follow the order calls started among the calls that matter."""
+
+    __slots__ = ("id", "name", "parent", "span")
+
+    def __init__(self, name: str, span: Span, parent: CallRecord | None) -> None:
+        self.name = name
+        self.span = span
+        self.parent = parent
+        self.id: int | None = None
+
+
+class Frame:
+    """One activation: the program's top level, or one call of a function or method."""
+
+    __slots__ = ("anchor", "counters", "loops", "record", "returned", "top", "unit")
+
+    def __init__(
+        self, unit: Unit, record: CallRecord | None, anchor: Span | None, top: bool = False
+    ) -> None:
+        self.unit = unit
+        self.record = record
+        self.anchor = anchor  # in the prelude: the user's call that led here, for every span
+        self.top = top  # the user's top level: names there label values and make inputs
+        self.loops = 0  # for loops running in this frame (inside one, a number is no input)
+        self.counters: dict[str, int] = {}  # how often each name has labelled a value: c, c₁
+        self.returned: object = None
+
+    def where(self, node: ast.AST) -> Span:
+        return self.anchor or self.unit.span(node)
+
+
+class Scope:
+    """Names visible at one point: a function's locals (or a comprehension's targets), the
+    enclosing scopes, then the unit's globals."""
+
+    __slots__ = ("frame", "globals", "outer", "vars")
+
+    def __init__(
+        self,
+        frame: Frame,
+        variables: dict[str, object],
+        outer: Scope | None,
+        module: dict[str, object],
+    ) -> None:
+        self.frame = frame
+        self.vars = variables
+        self.outer = outer
+        self.globals = module
+
+    def lookup(self, name: str) -> object:
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.vars.get(name, MISSING)
+            if found is not MISSING:
+                return found
+            scope = scope.outer
+        return self.globals.get(name, MISSING)
 
 
 class Site:
@@ -71,7 +137,11 @@ class BoundMethod:
     function: Function
 
 
-Run = Callable[["Calls", list[object], dict[str, object], Site], object]
+Args = list[object]
+Kwargs = dict[str, object]
+# (machine, args, kwargs, site) -> result: the machine is a builtins.Machine, the running
+# program as builtins see it (that module defines it, above this one: Any here).
+Run = Callable[[Any, Args, Kwargs, Site], object]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -101,7 +171,7 @@ class NotProvided:
 
 
 @dataclass(eq=False, slots=True)
-class Module:
+class ModuleObject:
     name: str  # "numpy", "micrograd.nn"
     attrs: dict[str, object]
     provides: str | None = None  # set: an unknown attribute is a NotProvided saying this
@@ -148,12 +218,12 @@ def describe(obj: object) -> str:
         return f"the class {obj.name}"
     if isinstance(obj, Function | BoundMethod | Builtin | ValueMethod):
         return "a function"
-    if isinstance(obj, Module):
+    if isinstance(obj, ModuleObject):
         return f"the module {obj.name}"
     if isinstance(obj, Lazy):
         return "a generator" if obj.kind == "generator" else f"a {obj.kind}() iterator"
     names: dict[type, str] = {list: "a list", tuple: "a tuple", str: "a string", range: "a range"}
-    if type(obj).__name__ == "Array":  # engine.language.array imports this module
+    if isinstance(obj, Array):
         return "an array"
     return names.get(type(obj), f"a {type(obj).__name__}")
 

@@ -1,20 +1,21 @@
 """Operators on everything but values: plain numbers (Python's ints stay ints, for range and
-indexing, within MAX_INT_BITS), lists, tuples and arrays; comparisons and truth tests. The
-interpreter builds anything that involves a Value into the graph instead (``BINARY`` names the
-op of the table each operator becomes)."""
+indexing, within MAX_INT_BITS), lists, tuples and arrays; indexing, comparisons and truth tests.
+The evaluator builds anything that involves a Value into the graph instead (``BINARY`` names
+the op of the table each operator becomes; ``Evaluator.arith`` decides which)."""
 
 from __future__ import annotations
 
 import ast
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import GradstepError
 from engine.language.array import Array
 from engine.language.budget import Budget, check_int_bits
-from engine.language.objects import NotProvided, describe
+from engine.language.objects import Lazy, NotProvided, describe
+from engine.limits import MAX_LIST_SIZE
 from engine.ops import OPS
 from engine.value import Value, overflow
 
@@ -47,6 +48,15 @@ _PYTHON: dict[type[ast.operator], Callable[[object, object], object]] = {
 
 def is_number(x: object) -> bool:
     return isinstance(x, int | float)  # bool is an int, as in Python
+
+
+def as_float(x: object, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise GradstepError(f"{what} takes a number, not {describe(x)}", kind="type")
+    try:
+        return float(x)
+    except OverflowError:
+        raise GradstepError(f"{x} is too large for a float", kind="overflow") from None
 
 
 def arithmetic(op: type[ast.operator], a: object, b: object, budget: Budget) -> object:
@@ -142,6 +152,31 @@ def negate(x: object) -> object:
     raise GradstepError(f"- cannot negate {describe(x)}", kind="type")
 
 
+def index(obj: object, key: object, budget: Budget) -> object:
+    """``obj[key]``: an item or a slice of a list, tuple, range or array."""
+    if isinstance(obj, Array):
+        if isinstance(key, list | Array):
+            budget.bulk(len(key))
+        return obj.index(key)
+    if isinstance(obj, Value):
+        raise GradstepError(
+            "a subscript of a value is not supported: a value holds one number (index a list)",
+            kind="unsupported",
+        )
+    if not isinstance(obj, list | tuple | range):
+        raise GradstepError(f"{describe(obj)} cannot be indexed", kind="type")
+    if isinstance(key, slice):
+        picked = obj[key]
+        budget.bulk(len(picked))
+        return picked
+    if isinstance(key, bool) or not isinstance(key, int):
+        raise GradstepError(f"an index is a whole number, not {describe(key)}", kind="type")
+    if not -len(obj) <= key < len(obj):
+        count = f"{len(obj)} item{'s' * (len(obj) != 1)}"
+        raise GradstepError(f"index {key} is out of range: {describe(obj)} of {count}")
+    return obj[key]
+
+
 _ORDER: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
@@ -202,3 +237,29 @@ def truth(x: object) -> bool:
     if isinstance(x, NotProvided):
         raise x.error()
     return bool(x)
+
+
+# Walks ----------------------------------------------------------------------------------------
+
+
+def walk(obj: object, what: str, budget: Budget) -> Iterator[object]:
+    """The items of a list, tuple, range, array or iterator (``what`` walks them: "this loop"),
+    each counted by ``budget`` as it is taken."""
+    if isinstance(obj, list | tuple | range | Array):
+        return budget.loop(obj, what)
+    if isinstance(obj, Lazy):
+        return budget.loop(obj.items, what)
+    if isinstance(obj, NotProvided):
+        raise obj.error()
+    raise GradstepError(f"{what} needs a list, a tuple or a range, not {describe(obj)}", "type")
+
+
+def collect(obj: object, what: str, budget: Budget) -> list[object]:
+    """The items of ``obj`` as a new list, its size and the copy charged to ``budget``."""
+    out: list[object] = []
+    for item in walk(obj, what, budget):
+        out.append(item)
+        if len(out) >= MAX_LIST_SIZE:
+            budget.size(len(out) + 1)
+    budget.bulk(len(out))
+    return out

@@ -1,20 +1,60 @@
 """The graph side of running a program: every value is made here, so that each is counted
 against the budget and noted with where it was made, in which call, and under which name; and
-the events that pick the output (backward(), draw_dot()) and the gradient steps after it."""
+the events that pick the output (backward(), draw_dot()) and the gradient steps after it. What
+it records is what ``parse`` hands to the trace and the app: a ``Program``, its ``Call``s and
+the ``DataChange``s made after ``backward()``."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.graph import backward, topological_order
 from engine.language.budget import Budget
-from engine.language.program import Call, Update
-from engine.language.scopes import CallRecord, Frame
+from engine.language.objects import CallRecord, Frame
 from engine.ops import OPS
 from engine.value import Value, apply, constant
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of a user function, method or class (a Neuron's __call__, MLP(...)'s __init__)
+    that created values: the graph can fold it into one box."""
+
+    id: int  # 0.. in the order the calls started
+    parent: int | None  # the call it was made in; None: the program's top level
+    name: str  # "Neuron" for __call__ and __init__, "Class.method", or the function's name
+    span: Span  # where the call is written in the source (the call expression)
+
+
+@dataclass(frozen=True, slots=True)
+class DataChange:
+    """A leaf's ``.data`` changed after the output's last ``backward()`` (a gradient step):
+    reported, not drawn; the graph keeps ``before``."""
+
+    value: Value
+    before: float
+    after: float
+    span: Span  # the statement that changed it
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A parsed program: its graph, its named inputs (the browser's sliders) and where each value
+    came from in the source."""
+
+    source: str
+    output: Value
+    inputs: dict[str, Value]  # top-level leaves by name, in order of appearance ("a", "c₁")
+    spans: dict[Value, Span]  # the source text that made each value
+    labels: dict[Value, str]  # the user's name for a value (label=, variable, attribute)
+    calls: tuple[Call, ...]  # calls that created at least one value, directly or nested
+    call_of: dict[Value, int]  # the innermost call each value was created in
+    updates: tuple[DataChange, ...]
+    notes: tuple[str, ...]  # what was skipped that the user should know
 
 
 class Recorder:
@@ -29,7 +69,7 @@ class Recorder:
         self.user_labels: dict[Value, str] = {}  # label= and x.label = ...
         self.inputs: dict[str, Value] = {}
         self.events: list[tuple[str, Value]] = []  # ("backward" | "draw", value), in order
-        self.changes: list[tuple[int, Update]] = []  # .data changes, after how many events
+        self.changes: list[tuple[int, DataChange]] = []  # .data changes, after how many events
         self.last_serial = -1  # the newest value
         self.last_op_serial = -1  # the newest op result: leaves made after it are unused
         self.statement_start = -1  # the newest value before the current top-level statement
@@ -171,12 +211,12 @@ class Recorder:
                 span=span,
             )
         before, v.data = v.data, x
-        self.changes.append((len(self.events), Update(v, before, x, span)))
+        self.changes.append((len(self.events), DataChange(v, before, x, span)))
 
     def output(self) -> Value | None:
         return self.events[-1][1] if self.events else None
 
-    def updates(self, output: Value) -> tuple[Update, ...]:
+    def updates(self, output: Value) -> tuple[DataChange, ...]:
         """The .data changes after the output's last backward(), undone so that the graph's
         numbers stay those of its forward pass."""
         passes = [

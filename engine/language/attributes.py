@@ -1,37 +1,38 @@
 """Attributes: the only way from one object of a program to another. Each kind of object has
 its own short list (a Value's data, grad, label and methods; an instance's own attributes and
-its class's methods; a module's names; a list's methods); nothing else is reachable."""
+its class's methods; a module's names; a list's methods); nothing else is reachable. Setting
+one (``self.w = ...``, ``p.data -= ...``) and calling a Value's method are here too."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError, Span
 from engine.language.array import Array
-from engine.language.builtins import as_float
+from engine.language.builtins import Machine
 from engine.language.objects import (
+    MISSING,
+    Args,
     BoundMethod,
     Builtin,
     Class,
     Function,
     Ignored,
     Instance,
-    Module,
+    Kwargs,
+    ModuleObject,
     NotProvided,
+    Scope,
     Site,
     ValueMethod,
     bind_arguments,
     describe,
 )
+from engine.language.operators import as_float, collect
 from engine.language.recorder import Recorder
-from engine.language.scopes import MISSING, Scope
 from engine.ops import FUNCTIONS
 from engine.value import Value
-
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
 
 VALUE_METHODS = (*FUNCTIONS, "backward", "zero_grad")
 _MICROGRAD_INSIDES = {
@@ -60,7 +61,7 @@ def attribute(
                 found = BoundMethod(obj, found)
     elif type(obj) is Class:
         found = obj.lookup(name)
-    elif type(obj) is Module:
+    elif type(obj) is ModuleObject:
         found = obj.attribute(name)
     elif type(obj) is Ignored:
         return Ignored(f"{obj.name}.{name}")
@@ -81,7 +82,7 @@ def attribute(
             kind="unsupported",
             span=where(node.value),
         )
-    kind = "name" if isinstance(obj, Instance | Class | Module) else "unsupported"  # a typo?
+    kind = "name" if isinstance(obj, Instance | Class | ModuleObject) else "unsupported"  # a typo?
     raise GradstepError(_no_attribute(obj, name), kind, where(call or node))
 
 
@@ -110,7 +111,7 @@ def _no_attribute(obj: object, name: str) -> str:
         return f"the attribute .{name} is not supported: it is Python's internals"
     if isinstance(obj, int | float) and name in ("data", "grad"):
         return f"a plain number has no .{name}: only values (Value(2.0)) have .data and .grad"
-    if isinstance(obj, Instance | Class | Module):
+    if isinstance(obj, Instance | Class | ModuleObject):
         return f"{describe(obj)} has no attribute .{name}"
     return f"the attribute .{name} of {describe(obj)} is not supported"
 
@@ -121,6 +122,22 @@ def _text(node: ast.AST, scope: Scope) -> str:
         return "this"
     span = scope.frame.where(node)
     return scope.frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
+
+
+def call_value_method(
+    m: Machine, method: ValueMethod, args: Args, kwargs: Kwargs, site: Site
+) -> object:
+    """``x.tanh()``: the op on ``x`` (``x.backward()`` runs only as a statement of its own)."""
+    if method.name in ("backward", "zero_grad"):
+        raise GradstepError(
+            f".{method.name}() inside an expression is not supported: call it on a line of its own",
+            kind="unsupported",
+        )
+    if args or kwargs:
+        raise GradstepError(
+            f".{method.name}() takes no arguments, not {len(args) + len(kwargs)}", "arity"
+        )
+    return m.unary(method.name, method.value, site.node, site.scope)
 
 
 def set_attribute(
@@ -158,30 +175,30 @@ def _list_method(items: list[object], name: str) -> object:
         return MISSING
     params, defaults, f = _LIST_METHODS[name]
 
-    def run(m: Calls, args: list[object], kwargs: dict[str, object], site: Site) -> object:
+    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
 
     return Builtin(f"list.{name}", run)
 
 
-def _append(m: Calls, items: list[object], x: object) -> None:
+def _append(m: Machine, items: list[object], x: object) -> None:
     m.budget.size(len(items) + 1)
     items.append(x)
 
 
-def _extend(m: Calls, items: list[object], more: object) -> None:
-    added = m.collect(more, "extend()")
+def _extend(m: Machine, items: list[object], more: object) -> None:
+    added = collect(more, "extend()", m.budget)
     m.budget.size(len(items) + len(added))
     items.extend(added)
 
 
-def _pop(m: Calls, items: list[object], i: object) -> object:
+def _pop(m: Machine, items: list[object], i: object) -> object:
     if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
         raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
     return items.pop(i)
 
 
-def _copy(m: Calls, items: list[object]) -> list[object]:
+def _copy(m: Machine, items: list[object]) -> list[object]:
     m.budget.bulk(len(items))
     return list(items)
 

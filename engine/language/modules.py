@@ -1,30 +1,38 @@
 """The modules a program can import: random and numpy's np.random (seeded, DEFAULT_SEED unless
 the program seeds them, so the same program always builds the same graph), math on plain
 numbers, sklearn.datasets.make_moons (engine.datasets.moons as arrays), matplotlib.pyplot and
-graphviz (every call ignored, as print is) and micrograd (Value, and nn from the prelude)."""
+graphviz (every call ignored, as print is) and micrograd: engine.Value is the builtin Value,
+and nn is the prelude at the end of this module, a program run like the user's."""
 
 from __future__ import annotations
 
+import ast
+import functools
 import math
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine import datasets
 from engine.errors import GradstepError, Span
 from engine.language.array import Array, from_lists
-from engine.language.builtins import BUILTINS, as_float
-from engine.language.objects import Builtin, Ignored, Module, Site, bind_arguments, describe
-from engine.language.prelude import EXPORTS
+from engine.language.builtins import BUILTINS, Machine
+from engine.language.objects import (
+    Args,
+    Builtin,
+    Frame,
+    Ignored,
+    Kwargs,
+    ModuleObject,
+    Scope,
+    Site,
+    bind_arguments,
+    describe,
+)
+from engine.language.operators import as_float
+from engine.language.source import Unit, read_tree, spanner
 from engine.limits import DEFAULT_SEED
 from engine.value import Value
 
-if TYPE_CHECKING:
-    from engine.language.calls import Calls
-    from engine.language.interpreter import Interpreter
-
-Args = list[object]
-Kwargs = dict[str, object]
 MODULES = (
     "random, math, numpy (np.random.seed, np.array), matplotlib.pyplot (ignored), "
     "sklearn.datasets (make_moons), graphviz (ignored) and micrograd (engine.Value, nn)"
@@ -39,9 +47,9 @@ def _seed(x: object) -> int | float:
     return x
 
 
-def _random_module(rng: random.Random) -> Module:
+def _random_module(rng: random.Random) -> ModuleObject:
     def fn(name: str, params: tuple[str, ...], defaults: Kwargs, f: Callable[..., object]) -> None:
-        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+        def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
             values = bind_arguments(f"random.{name}", params, defaults, args, kwargs)
             out = f(*values)
             if isinstance(out, float) and not math.isfinite(out):  # uniform(-1e308, 1e308)
@@ -70,14 +78,14 @@ def _random_module(rng: random.Random) -> Module:
     )
     fn("randint", ("a", "b"), {}, lambda a, b: rng.randint(int(number(a)), int(number(b))))
     fn("choice", ("seq",), {}, lambda s: rng.choice(seq(s)))
-    return Module(
+    return ModuleObject(
         "random", attrs, "gradstep's random has seed, random, uniform, gauss, randint and choice"
     )
 
 
-def _math_module() -> Module:
+def _math_module() -> ModuleObject:
     def fn(name: str, f: Callable[[float], float]) -> Builtin:
-        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> object:
+        def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
             (x,) = bind_arguments(f"math.{name}", ("x",), {}, args, kwargs)
             if isinstance(x, Value):
                 hint = f": for a value write x.{name}()" if hasattr(Value, name) else ""
@@ -98,19 +106,19 @@ def _math_module() -> Module:
     }  # fmt: skip
     attrs: dict[str, object] = {"pi": math.pi, "e": math.e, "tau": math.tau}
     attrs.update({name: fn(name, f) for name, f in functions.items()})
-    return Module("math", attrs, "gradstep's math has " + ", ".join(attrs))
+    return ModuleObject("math", attrs, "gradstep's math has " + ", ".join(attrs))
 
 
-class Runtime:
+class Modules:
     """The modules of one run: each made once, when first imported, with its own state."""
 
-    def __init__(self, machine: Interpreter) -> None:
+    def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.rng = random.Random(DEFAULT_SEED)
         self.np_rng = random.Random(DEFAULT_SEED)
-        self.modules: dict[str, Module | Ignored] = {}
+        self.modules: dict[str, ModuleObject | Ignored] = {}
 
-    def module(self, name: str, span: Span) -> Module | Ignored:
+    def load(self, name: str, span: Span) -> ModuleObject | Ignored:
         found = self.modules.get(name)
         if found is None:
             make = self._makers().get(name)
@@ -123,43 +131,55 @@ class Runtime:
             found = self.modules[name] = make(span)
         return found
 
-    def _makers(self) -> dict[str, Callable[[Span], Module | Ignored]]:
+    def _makers(self) -> dict[str, Callable[[Span], ModuleObject | Ignored]]:
         moons = Builtin("make_moons", self._make_moons)
         return {
             "random": lambda _: _random_module(self.rng),
             "math": lambda _: _math_module(),
             "numpy": lambda s: self._package("numpy", ("random",), s, {"array": _np_array}),
-            "numpy.random": lambda _: Module("numpy.random", {"seed": self._np_seed()}, _NUMPY),
-            "matplotlib": lambda _: Module("matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}),
+            "numpy.random": lambda _: ModuleObject(
+                "numpy.random", {"seed": self._np_seed()}, _NUMPY
+            ),
+            "matplotlib": lambda _: ModuleObject(
+                "matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}
+            ),
             "matplotlib.pyplot": lambda _: Ignored("matplotlib.pyplot"),
-            "graphviz": lambda _: Module("graphviz", {"Digraph": Ignored("Digraph")}),
+            "graphviz": lambda _: ModuleObject("graphviz", {"Digraph": Ignored("Digraph")}),
             "sklearn": lambda s: self._package("sklearn", ("datasets",), s),
-            "sklearn.datasets": lambda _: Module(
+            "sklearn.datasets": lambda _: ModuleObject(
                 "sklearn.datasets", {"make_moons": moons}, _SKLEARN
             ),
             "micrograd": lambda s: self._package("micrograd", ("engine", "nn"), s),
-            "micrograd.engine": lambda _: Module("micrograd.engine", {"Value": BUILTINS["Value"]}),
+            "micrograd.engine": lambda _: ModuleObject(
+                "micrograd.engine", {"Value": BUILTINS["Value"]}
+            ),
             "micrograd.nn": self._micrograd_nn,
         }
 
     def _package(
         self, name: str, parts: tuple[str, ...], span: Span, more: dict[str, object] | None = None
-    ) -> Module:
-        attrs = {part: self.module(f"{name}.{part}", span) for part in parts}
-        return Module(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
+    ) -> ModuleObject:
+        attrs = {part: self.load(f"{name}.{part}", span) for part in parts}
+        return ModuleObject(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
 
-    def _micrograd_nn(self, span: Span) -> Module:
-        names = self.machine.run_prelude(span)
-        return Module("micrograd.nn", {name: names[name] for name in EXPORTS})
+    def _micrograd_nn(self, span: Span) -> ModuleObject:
+        """The prelude, run once in this run: its spans are the user's import (``span``)."""
+        lines = PRELUDE.splitlines()
+        unit = Unit("micrograd.nn", lines, spanner(lines))
+        names: dict[str, object] = {}
+        self.machine.block(_prelude_tree().body, Scope(Frame(unit, None, span), names, None, names))
+        return ModuleObject("micrograd.nn", {name: names[name] for name in EXPORTS})
 
     def _np_seed(self) -> Builtin:
-        def run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> None:
+        def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> None:
             (seed,) = bind_arguments("np.random.seed", ("seed",), {"seed": None}, args, kwargs)
             self.np_rng.seed(_seed(seed))
 
         return Builtin("np.random.seed", run)
 
-    def _make_moons(self, m: Calls, args: Args, kwargs: Kwargs, site: Site) -> tuple[Array, Array]:
+    def _make_moons(
+        self, m: Machine, args: Args, kwargs: Kwargs, site: Site
+    ) -> tuple[Array, Array]:
         params = ("n_samples", "shuffle", "noise", "random_state")
         defaults: Kwargs = {"n_samples": 100, "shuffle": True, "noise": None, "random_state": None}
         n, shuffle, noise, state = bind_arguments("make_moons", params, defaults, args, kwargs)
@@ -181,7 +201,7 @@ _NUMPY = "gradstep's numpy has np.array and np.random.seed (the arrays of make_m
 _SKLEARN = "gradstep's sklearn.datasets has make_moons"
 
 
-def _np_array_run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Array:
+def _np_array_run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Array:
     (data,) = bind_arguments("np.array", ("object",), {}, args, kwargs)
     array = from_lists(data)
     m.budget.size(len(array), "this array")
@@ -190,3 +210,86 @@ def _np_array_run(m: Calls, args: Args, kwargs: Kwargs, site: Site) -> Array:
 
 
 _np_array = Builtin("np.array", _np_array_run)
+
+
+# micrograd.nn, written in gradstep's language and run like the user's code, so that every
+# Neuron, Layer and MLP call is an ordinary call the graph can fold, and every weight is drawn
+# from the program's own random. It behaves as micrograd's nn: weights uniform in [−1, 1] and
+# bias 0, drawn neuron by neuron in micrograd's order; each neuron sums b + w0·x0 + w1·x1 + ...
+# in that order; ReLU on every layer but the last, which is linear; a layer of one neuron
+# returns a value, not a list.
+PRELUDE = """\
+import random
+from micrograd.engine import Value
+
+
+class Module:
+    def parameters(self):
+        return []
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0
+
+
+class Neuron(Module):
+    def __init__(self, nin, nonlin=True):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0)
+        self.nonlin = nonlin  # False: linear, as the output layer is
+
+    def __call__(self, x):
+        act = sum((w * x_i for w, x_i in zip(self.w, x)), self.b)  # b + w0*x0 + w1*x1 ...
+        if self.nonlin:
+            return act.relu()
+        return act
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer(Module):
+    def __init__(self, nin, nout, nonlin=True):
+        self.neurons = [Neuron(nin, nonlin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [neuron(x) for neuron in self.neurons]
+        if len(outs) == 1:
+            return outs[0]  # one neuron: its value, so that the next layer can take it
+        return outs
+
+    def parameters(self):
+        params = []
+        for neuron in self.neurons:
+            params.extend(neuron.parameters())
+        return params
+
+
+class MLP(Module):
+    def __init__(self, nin, nouts):
+        sizes = [nin] + list(nouts)
+        self.layers = []
+        for i in range(len(nouts)):
+            hidden = i < len(nouts) - 1
+            self.layers.append(Layer(sizes[i], sizes[i + 1], nonlin=hidden))
+
+    def __call__(self, x):
+        out = x
+        for layer in self.layers:
+            out = layer(out)
+        return out
+
+    def parameters(self):
+        params = []
+        for layer in self.layers:
+            params.extend(layer.parameters())
+        return params
+"""
+
+EXPORTS = ("Module", "Neuron", "Layer", "MLP")
+
+
+@functools.cache
+def _prelude_tree() -> ast.Module:
+    """The prelude's syntax tree, read once per process."""
+    return read_tree(PRELUDE)

@@ -11,17 +11,20 @@ from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
-from engine.language.conventions import skipped
-from engine.language.names import lookalike, no_value, spelled, unknown_function
-from engine.language.refusals import (
+from engine.language.messages import (
     OPERATORS,
     PLAIN_STATEMENTS,
     REFUSED,
-    SYMBOLS,
+    REFUSED_SYMBOLS,
+    lookalike,
+    no_value,
     refusal,
     refused_parameters,
+    skipped,
+    spelled,
+    unknown_function,
 )
-from engine.language.scopes import Unit
+from engine.language.source import Unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +135,7 @@ class Checker:
         return [(child, where) for child in ast.iter_child_nodes(node)]
 
     def _operator(self, node: ast.AST, op: ast.AST) -> None:
-        symbol = SYMBOLS.get(type(op), type(op).__name__)
+        symbol = REFUSED_SYMBOLS.get(type(op), type(op).__name__)
         raise refusal(
             self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
         )

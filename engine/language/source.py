@@ -1,6 +1,7 @@
-"""Pass 0 of the expression language: checks on the raw text and ``ast.parse``, so that hostile
-input (too long, too deep, invisible characters) fails fast with a located error before any
-recursive or expensive work."""
+"""Pass 0 of the language: checks on the raw text and ``ast.parse``, so that hostile input (too
+long, too deep, invisible characters) fails fast with a located error before any recursive or
+expensive work; and the source text as the later passes see it (a ``Unit``: its lines and the
+spans of its syntax-tree nodes, in characters)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import threading
 import tokenize
 import unicodedata
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.limits import MAX_DEPTH, MAX_OPERATORS, MAX_SOURCE_CHARS
@@ -24,6 +26,16 @@ _INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 )
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # Python's line breaks only, not str.splitlines()'s
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """One source text the interpreter runs: the user's program, or the prelude (micrograd.nn)
+    whose spans mean nothing to the user."""
+
+    name: str
+    lines: list[str]
+    span: Callable[[ast.AST], Span]
 
 
 def spanner(lines: list[str]) -> Callable[[ast.AST], Span]:

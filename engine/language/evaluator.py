@@ -1,0 +1,287 @@
+"""The evaluator: gradstep's own interpreter of a Python subset, run straight from the syntax
+tree. It never hands user text to eval, exec, compile or an import; the shape check (``check``)
+has refused what it cannot run, and the budget bounds what it runs.
+
+One class, ``Evaluator``, holds the state of one run and its core: blocks and statements,
+expressions, calls, and the operators that make graph nodes. What each kind of syntax-tree
+node does is one function (``on_<node>``) in ``statements`` or ``expressions``;
+``HANDLERS`` maps every node type the language runs to its function: the one dispatch table,
+built here and nowhere else. Those two modules name the Evaluator in annotations only, so at
+run time the imports go one way: from here to them.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from typing import Any
+
+from engine.errors import GradstepError
+from engine.language import expressions, statements
+from engine.language.attributes import call_value_method
+from engine.language.budget import Budget
+from engine.language.messages import REFUSED, refusal
+from engine.language.modules import Modules
+from engine.language.objects import (
+    BREAK,
+    CONTINUE,
+    RETURN,
+    Args,
+    BoundMethod,
+    Builtin,
+    CallRecord,
+    Class,
+    Frame,
+    Function,
+    Ignored,
+    Instance,
+    Kwargs,
+    NotProvided,
+    Scope,
+    Site,
+    ValueMethod,
+    bind_arguments,
+    describe,
+)
+from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number
+from engine.language.recorder import Recorder
+from engine.language.source import Unit
+from engine.ops import OPS
+from engine.value import Value, overflow
+
+NOTHING = object()  # no expression or assignment has run yet
+Handler = Callable[["Evaluator", Any, Scope], object]  # (evaluator, its node, scope) -> result
+
+HANDLERS: dict[type[ast.AST], Handler] = {
+    # Statements: each returns how the block it is in goes on (None: the next statement).
+    ast.Expr: statements.on_expr,
+    ast.Assign: statements.on_assign,
+    ast.AugAssign: statements.on_augassign,
+    ast.For: statements.on_for,
+    ast.If: statements.on_if,
+    ast.Return: statements.on_return,
+    ast.FunctionDef: statements.on_functiondef,
+    ast.ClassDef: statements.on_classdef,
+    ast.Import: statements.on_import,
+    ast.ImportFrom: statements.on_importfrom,
+    ast.Pass: lambda ev, stmt, scope: None,
+    ast.Break: lambda ev, stmt, scope: BREAK,
+    ast.Continue: lambda ev, stmt, scope: CONTINUE,
+    # Expressions: each returns its value.
+    ast.Constant: expressions.on_constant,
+    ast.Name: expressions.on_name,
+    ast.BinOp: expressions.on_binop,
+    ast.UnaryOp: expressions.on_unaryop,
+    ast.BoolOp: expressions.on_boolop,
+    ast.Compare: expressions.on_compare,
+    ast.IfExp: expressions.on_ifexp,
+    ast.Call: expressions.on_call,
+    ast.Attribute: expressions.on_attribute,
+    ast.Subscript: expressions.on_subscript,
+    ast.Slice: expressions.on_slice,
+    ast.List: expressions.on_list,
+    ast.Tuple: expressions.on_tuple,
+    ast.ListComp: expressions.on_listcomp,
+    ast.GeneratorExp: expressions.on_genexp,
+}
+
+
+def refuse(ev: Evaluator, node: ast.AST, scope: Scope) -> object:
+    """What the shape check refuses never runs; this is the same refusal, in case."""
+    raise refusal(scope.frame.where(node), *REFUSED.get(type(node), ("this", "remove it")))
+
+
+class Evaluator:
+    """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
+    checks that it is one where ``Modules`` is given it)."""
+
+    def __init__(self, unit: Unit, given: dict[str, float]) -> None:
+        self.budget = Budget()
+        self.recorder = Recorder(self.budget, given)
+        self.given = given  # input values by name, for names the program reads but never sets
+        self.modules = Modules(self)  # each made when the program first imports it
+        self.notes: list[str] = []  # what was skipped that the user should know
+        self.user_globals: dict[str, object] = {}  # the program's top-level names
+        self.top = Frame(unit, None, None, top=True)  # where a given name is bound
+        self.last: object = NOTHING  # the value of the last top-level expression or assignment
+        self.last_node: ast.expr | None = None
+        self.at: tuple[ast.stmt, Scope] | None = None  # the statement running, for a late error
+
+    def run(self, tree: ast.Module) -> None:
+        self.block(tree.body, Scope(self.top, self.user_globals, None, self.user_globals))
+
+    # Statements and expressions: dispatched on the node's type ------------------------------
+
+    def block(self, body: list[ast.stmt], scope: Scope) -> object:
+        """Runs ``body``; returns None, or the BREAK, CONTINUE or RETURN that ended it early."""
+        for stmt in body:
+            signal = self.statement(stmt, scope)
+            if signal is not None:
+                return signal
+        return None
+
+    def statement(self, stmt: ast.stmt, scope: Scope) -> object:
+        frame = scope.frame
+        self.at = (stmt, scope)
+        if frame.top:
+            self.recorder.statement_start = self.recorder.last_serial
+        try:
+            self.budget.statement()
+            return HANDLERS.get(type(stmt), refuse)(self, stmt, scope)
+        except GradstepError as e:
+            raise e.at(frame.where(stmt)) from None
+
+    def evaluate(self, node: ast.expr, scope: Scope) -> object:
+        return HANDLERS.get(type(node), refuse)(self, node, scope)
+
+    # Calls: every call of a program goes through ``call`` -------------------------------------
+
+    def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object:
+        """``func(*args, **kwargs)``, written at ``site``, whatever ``func`` is."""
+        if isinstance(func, Function):
+            return self.invoke(func, None, args, kwargs, site, func.name)
+        if isinstance(func, BoundMethod):
+            name, cls = func.function.name, func.instance.cls.name
+            shown = cls if name in ("__init__", "__call__") else f"{cls}.{name}"
+            return self.invoke(func.function, func.instance, args, kwargs, site, shown)
+        if isinstance(func, Class):
+            return self._construct(func, args, kwargs, site)
+        if isinstance(func, Instance):
+            method = func.cls.lookup("__call__")
+            if not isinstance(method, Function):
+                raise GradstepError(
+                    f"{describe(func)} cannot be called: its class has no __call__",
+                    kind="type",
+                    span=site.span,
+                )
+            return self.invoke(method, func, args, kwargs, site, func.cls.name)
+        try:
+            if isinstance(func, Builtin):
+                return func.run(self, args, kwargs, site)
+            if isinstance(func, ValueMethod):
+                return call_value_method(self, func, args, kwargs, site)
+            if isinstance(func, NotProvided):
+                raise func.error()
+        except GradstepError as e:
+            raise e.at(site.span) from None
+        if isinstance(func, Ignored):
+            return None
+        f = site.node.func if isinstance(site.node, ast.Call) else site.node
+        where = site.scope.frame.where(f)
+        raise GradstepError(f"this is {describe(func)}, not a function", "name", where)
+
+    def invoke(
+        self,
+        fn: Function,
+        instance: Instance | None,
+        args: Args,
+        kwargs: Kwargs,
+        site: Site,
+        name: str,
+    ) -> object:
+        """Runs the body of the program's (or the prelude's) ``fn`` in a frame of its own,
+        recorded as a call named ``name``, so the graph can fold the values it made."""
+        caller = site.scope.frame
+        span = site.span
+        if instance is not None:
+            args = [instance, *args]
+        defaults = dict(
+            zip(fn.params[len(fn.params) - len(fn.defaults) :], fn.defaults, strict=True)
+        )
+        try:
+            values = bind_arguments(
+                name, fn.params, defaults, args, kwargs, int(instance is not None)
+            )
+            self.budget.enter()
+        except GradstepError as e:
+            raise e.at(span) from None
+        try:
+            user = fn.unit is self.top.unit
+            frame = Frame(fn.unit, CallRecord(name, span, caller.record), None if user else span)
+            scope = Scope(frame, dict(zip(fn.params, values, strict=True)), fn.closure, fn.module)
+            signal = self.block(fn.node.body, scope)
+        finally:
+            self.budget.leave()
+        return frame.returned if signal is RETURN else None
+
+    def _construct(self, cls: Class, args: Args, kwargs: Kwargs, site: Site) -> Instance:
+        instance = Instance(cls)
+        init = cls.lookup("__init__")
+        if type(init) is Function:
+            self.invoke(init, instance, args, kwargs, site, cls.name)
+        elif args or kwargs:
+            raise GradstepError(
+                f"{cls.name}() takes no arguments: it has no __init__", "arity", site.span
+            )
+        return instance
+
+    # Operators: every binary one goes through ``arith`` (unary ones: expressions.on_unaryop)
+
+    def arith(
+        self,
+        op: type[ast.operator],
+        a: object,
+        b: object,
+        scope: Scope,
+        node: ast.AST,
+        operands: tuple[ast.AST, ast.AST] | None = None,
+    ) -> object:
+        """``a op b``: with a Value among them a node of the graph, else plain Python on numbers,
+        lists and arrays; ``operands`` locate the constants a plain number becomes (else
+        ``node``)."""
+        if type(a) is Value or type(b) is Value:
+            name = BINARY.get(op)
+            if name is None:
+                raise GradstepError(
+                    f"{SYMBOLS.get(op, '?')} with a value is not supported: it has no gradient "
+                    "(use .data for the plain number)",
+                    kind="unsupported",
+                    span=scope.frame.where(node),
+                )
+            return self.graph(name, (a, b), scope, node, operands or (node, node))
+        try:
+            return arithmetic(op, a, b, self.budget)
+        except GradstepError as e:
+            raise e.at(scope.frame.where(node)) from None
+
+    def graph(
+        self,
+        name: str,
+        operands: tuple[object, ...],
+        scope: Scope,
+        node: ast.AST,
+        nodes: tuple[ast.AST, ...],
+    ) -> Value:
+        """The op ``name`` as a node of the graph; a plain number among the ``operands``
+        becomes a constant, located at its own node in ``nodes``."""
+        frame = scope.frame
+        values = []
+        for x, where in zip(operands, nodes, strict=True):
+            if type(x) is not Value:
+                if not is_number(x):
+                    raise GradstepError(
+                        f"{OPS[name].symbol} cannot combine a value with {describe(x)}",
+                        kind="type",
+                        span=frame.where(node),
+                    )
+                x = self.recorder.constant(as_float(x, name), frame.where(where), frame.record)
+            values.append(x)
+        return self.recorder.op(name, tuple(values), frame.where(node), frame.record)
+
+    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object:
+        """An op of the table on one operand: a node for a value, a number for a number."""
+        if isinstance(x, Value):
+            return self.recorder.op(name, (x,), scope.frame.where(node), scope.frame.record)
+        if not is_number(x):
+            raise GradstepError(f"{name}() takes a number or a value, not {describe(x)}", "type")
+        a = as_float(x, name)
+        try:
+            out: float = OPS[name].eval(a)[0]
+        except GradstepError as e:
+            raise e.at(scope.frame.where(node)) from None
+        except OverflowError:
+            out = math.inf
+        if not math.isfinite(out):
+            raise overflow(OPS[name], (a,)).at(scope.frame.where(node))
+        return out
