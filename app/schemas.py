@@ -81,7 +81,7 @@ class GraphResponse(Strict):
     digest: str = Field(description="the structure's digest: the same for the same structure")
     numbers: Numbers = Field(description="every value's data and grad, and every slot's number")
     svg: str | None = Field(
-        description="the finished graph; ids and classes per docs/graph-contract.md (null when "
+        description="the finished graph; ids and classes per docs/api.md (null when "
         "the request's layout is this graph's)"
     )
     layout: str = Field(description="this graph's layout: the same for every graph drawn the same")

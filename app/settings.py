@@ -2,8 +2,8 @@
 at start-up (``create_app``, the command line) and passed from there to what uses each one:
 the layout, the short links' store and rate limit, the public address, and ``gradstep serve``.
 
-A bad value stops the start with a message that names its variable. The README's table of
-settings lists these fields (tests/api/test_settings.py compares the two).
+A bad value stops the start with a message that names its variable. The table of settings in
+docs/deploy.md lists these fields (tests/api/test_settings.py compares the two).
 """
 
 from __future__ import annotations

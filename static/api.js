@@ -1,4 +1,4 @@
-// Every request the browser makes (docs/graph-contract.md). Each resolves {ok: true, body} or
+// Every request the browser makes (docs/api.md). Each resolves {ok: true, body} or
 // {ok: false, error: {message, kind, line, column, ...}}: a refusal is shown, never thrown.
 
 import { readEvents } from "./train-sse.js";

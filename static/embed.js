@@ -1,7 +1,7 @@
 // /embed: the stepper in an iframe of a slide deck or a web page. The state comes from the same
 // URL query as the main page (url.js), plus controls, autoplay, theme and scale. The host page
-// drives it with postMessage (README, "Embed in slides"); it answers with events. Commands that
-// arrive before the graph is ready are kept and applied once it is.
+// drives it with postMessage (docs/classroom.md, "Embed in slides and pages"); it answers with
+// events. Commands that arrive before the graph is ready are kept and applied once it is.
 
 import { fetchGraph } from "./api.js";
 import { embedOptions, parseCommand } from "./embed-options.js";

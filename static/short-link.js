@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const NUMBERS = new Set(["step", "decimals", "node"]);
 const FLAGS = new Set(["predict", "numeric", "topo"]);
 const ON_UNLESS_ZERO = new Set(["over"]); // a flag that is on unless the URL says 0
-export const SLIDE_QR_PIXELS = 640; // a third of a 1080p slide's width (README: Short links)
+export const SLIDE_QR_PIXELS = 640; // a third of a 1080p slide's width (docs/classroom.md: Short links)
 
 /** The body of POST /api/links for a page query (url.js writes it): its parameters, typed. */
 export function linkBody(query) {

@@ -1,7 +1,7 @@
 """DOT from a graph's outline (or its trace), in a compact take on micrograd's look: a record
 per value (its op in a cell of it), a cluster per open call, a box per folded call.
 
-Ids and classes follow docs/graph-contract.md. Numbers are not part of the DOT that is laid out:
+Ids and classes follow docs/api.md ("The SVG"). Numbers are not part of the DOT that is laid out:
 every value gets the same fixed-width placeholder texts, so the layout depends on the graph's
 structure only and can be cached; the real texts are written into the SVG afterwards
 (``app.draw.texts``).

@@ -5,7 +5,7 @@ URL or headers too large to be a gradstep request (414, 431), and a body over
 uvicorn's HTTP parser (h11) keeps at most ``MAX_REQUEST_HEAD_BYTES`` of a request head that has
 not yet arrived whole (``h11_max_incomplete_event_size``, set by ``gradstep serve``); a longer
 head is answered by uvicorn itself with a plain-text 400 and the connection closed, before the app
-can say anything (README, "Running it for a lecture hall").
+can say anything (docs/api.md, "Request sizes").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""gradstep in a notebook, with no server and no system Graphviz (README, "In a notebook").
+"""gradstep in a notebook, with no server and no system Graphviz (docs/notebook.md).
 
     from app.notebook import show, draw_dot
     show(o)       # the stepper, inline: forward and backward, keys, the chain rule

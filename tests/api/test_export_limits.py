@@ -3,7 +3,7 @@
 server decodes and quantises it, ~12 bytes a pixel), a ZIP or GIF at most MAX_EXPORT_PIXELS in
 all. A request past any is a 422 naming the limit and the largest scale that fits, before
 anything is drawn; a request with no scale always fits. The peak memory of the largest accepted
-exports is measured by bench/export_memory.py (figures in the README)."""
+exports is measured by bench/export_memory.py (figures in docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ def test_a_url_or_headers_too_large_are_refused_in_the_error_shape(
         status, headers, body = connection.request(get("/healthz", flood))
     assert status == 431 and headers["content-type"] == "application/json"
     assert b'"kind":"limit"' in body
-    # past what uvicorn reads at all: its own plain 400, or the connection closed (README)
+    # past what uvicorn reads at all: its own plain 400, or the connection closed (docs/api.md)
     with Connection(url) as connection, contextlib.suppress(OSError):
         assert connection.request(get("/?" + "a" * 2 * MAX_REQUEST_HEAD_BYTES))[0] == 400
     with Connection(url) as connection:

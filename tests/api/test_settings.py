@@ -1,4 +1,4 @@
-"""The settings: the README's table lists exactly the ``Settings`` fields under their variables,
+"""The settings: docs/deploy.md's table lists exactly the ``Settings`` fields under their variables,
 a bad value is refused naming its variable, and ``gradstep serve``'s flags are settings."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import pytest
 from app.cli import SERVE_FLAGS
 from app.settings import Settings, env_name
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 ROW = re.compile(r"^\| `(GRADSTEP_\w+)` \| `(\w+)` \|", re.M)
 
 
-def test_the_readme_table_lists_every_setting_under_its_variable() -> None:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("\n### Settings\n") :]
+def test_the_deploy_table_lists_every_setting_under_its_variable() -> None:
+    text = DEPLOY.read_text(encoding="utf-8")
+    section = text[text.index("\n## Settings\n") :]
     section = section[: section.index("\n#", 1)]
     listed = ROW.findall(section)
     assert listed == [(env_name(name), name) for name in Settings.model_fields]

@@ -85,7 +85,7 @@ def test_the_share_dialog_shows_a_short_link_and_its_qr_code(page, browser, shot
     for width, height in SCREENS:
         page.set_viewport_size({"width": width, "height": height})
         box = page.locator("#share-qr").bounding_box()
-        # large enough for the back of a hall: 15 px a module on a 1080p screen (README)
+        # large enough for the back of a hall: 15 px a module on a 1080p screen (docs/classroom.md)
         assert box and box["width"] / modules >= height / 72, (width, box)
         caption = page.locator("#share-qr-link").bounding_box()
         assert caption and caption["y"] >= box["y"] + box["height"]  # under the code

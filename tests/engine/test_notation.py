@@ -127,7 +127,8 @@ def test_a_made_name_that_is_a_power_or_a_root_is_bracketed_as_a_whole() -> None
 
 def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
     # the two a+b are different values, each using b once: "used twice by a+b" would say one
-    # value uses b twice (NOTATION's example 1), as the demo's "used 16 times by w[0]·#337" did
+    # value uses b twice (docs/notation.md's example 1), as the demo's "used 16 times by
+    # w[0]·#337" did
     t = traced("a = 2.0\nb = -3.0\no = (a + b).exp() + (a + b)\n")
     assert node(t, "b").uses == "used by a+b (2 values of that name)"
     changes = [r for s in steps(t, "backward") for r in rows(t, s) if "b.grad:" in r]

@@ -1,5 +1,5 @@
 """The trace: the data the stepper replays. Replaying its backward steps must give exactly the
-grads that ``backward()`` gives (DESIGN.md: the steps and backward() never drift apart)."""
+grads that ``backward()`` gives (docs/design.md: the steps and backward() never drift apart)."""
 
 from __future__ import annotations
 
