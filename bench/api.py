@@ -1,7 +1,7 @@
 """HTTP API speed, side by side in one run, for each layout backend present (dot, wasm):
 
 1. Graphviz alone on a program's DOT (dot: a new ``dot`` process, start-up included, as
-   issue 16 measures it; wasm: a warm worker), the same from a spare ``dot`` started ahead as
+   the target was set; wasm: a warm worker), the same from a spare ``dot`` started ahead as
    the server keeps one (app/draw/layout/dot_backend.py), and the whole request over loopback
    to a uvicorn process (HTTP, parse, trace, DOT, layout, SVG texts, JSON) with the layout not
    cached

@@ -1,4 +1,4 @@
-"""Short links through the API (issue 18), on SQLite in a temporary directory: creating one,
+"""Short links through the API, on SQLite in a temporary directory: creating one,
 the same view naming the same link, the redirects, unknown and malformed ids, the limits, the
 rate limit, a store that is down, and export / import with the CLI."""
 

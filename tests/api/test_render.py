@@ -198,7 +198,7 @@ def test_step_out_of_range_is_a_clear_error() -> None:
         (0.2, 1.0, 1),
         (-0.5, 1.0, -2),
         (0.34, 1.0, 2),
-        (1e308, 6e307, 3),  # 3·|grad| overflowed a float: a 500 (issue 15)
+        (1e308, 6e307, 3),  # 3·|grad| overflowed a float: it was a 500
         (-1.7e308, 5e-324, -3),
         (1e-300, 1e300, 1),  # nonzero is never drawn as zero
     ],

@@ -103,7 +103,7 @@ def test_xor_stream_events_parse_and_arrive_in_order(client: TestClient) -> None
     epochs = [data for name, data in seen if name == "epoch"]
     assert [e["epoch"] for e in epochs] == list(range(1, 201))
     assert [e["elapsed"] for e in epochs] == sorted(e["elapsed"] for e in epochs)
-    assert epochs[0]["loss"] == pytest.approx(1.372289, abs=5e-7)  # seed 002's first epoch
+    assert epochs[0]["loss"] == pytest.approx(1.372289, abs=5e-7)  # the XOR tutorial's first epoch
     assert epochs[-1]["eta"] == 0.0
     boundaries = [data for name, data in seen if name == "boundary"]
     assert boundaries[-1]["epoch"] == 200

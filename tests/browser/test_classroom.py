@@ -1,4 +1,4 @@
-"""The main page's classroom parts in Chromium (issue 6): the Share dialog (link, snippets,
+"""The main page's classroom parts in Chromium: the Share dialog (link, snippets,
 Markdown image of the step, QR code, downloads) and presentation mode."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The classroom pieces in Chromium (issue 6): /embed inside a page of another origin, its
+"""The classroom pieces in Chromium: /embed inside a page of another origin, its
 postMessage API, focus given back to the deck, the offline file from disk with the network
 blocked, and the CSP the pages run under."""
 

@@ -1,5 +1,5 @@
 """A lecture driven by a presentation clicker (it sends PageDown and PageUp), and predict mode
-that a student cannot get around: what issue 13 asks of the page, in a real Chromium."""
+that a student cannot get around: what the lecture hall asks of the page, in a real Chromium."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 lecture's neuron cells (with the notebook's own helpers around them), its MLP, micrograd.nn's
 MLP and demo.ipynb's loss cell. Each draws, steps, and ends with the program's update; the MLP
 folds by layer, opens one level at a time, and steps over a folded call or into it. The text
-stays readable on a projector and a phone (issue 14; issue 13 for the sizes)."""
+stays readable on a projector and a phone."""
 
 from __future__ import annotations
 
@@ -223,8 +223,9 @@ TEXT_PX = """() => {
   };
 }"""
 
-# issue 13's figures: in Present mode the neuron and the README program are shown whole, their
-# text at least 18 and 12 px; a phone reads 13 px; anything larger zooms to the step at 12 or more
+# a lecture hall's sizes: in Present mode the neuron and the README program are shown whole,
+# their text at least 18 and 12 px; a phone reads 13 px; anything larger zooms to the step at
+# 12 or more
 LEAST_PX = {"lecture-neuron": 18, "micrograd-readme": 12, "lecture-mlp": 12}
 WHOLE = {"lecture-neuron", "micrograd-readme"}
 

@@ -1,4 +1,4 @@
-"""Short links in Chromium (issue 18): the Share dialog shows the view's short link and a QR code
+"""Short links in Chromium: the Share dialog shows the view's short link and a QR code
 of it that ``zbarimg`` reads back; opening the short link restores the view (program, step,
 theme); presentation mode shows it on Q; with the link store down the dialog falls back to the
 full link and says so. Screenshots at 1280×720 and 1920×1080 go to artifacts/screenshots/."""

@@ -1,4 +1,4 @@
-"""The stepper in a real Chromium against a live server: what a user sees and does (issue 5)."""
+"""The stepper in a real Chromium against a live server: what a user sees and does."""
 
 from __future__ import annotations
 

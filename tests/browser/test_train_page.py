@@ -1,4 +1,4 @@
-"""The training lab in a real Chromium against a live server (issue 7): train XOR to the end,
+"""The training lab in a real Chromium against a live server: train XOR to the end,
 Stop mid-way, and "Inspect one point" opening the stepper on that point's loss."""
 
 from __future__ import annotations

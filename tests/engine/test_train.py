@@ -30,9 +30,10 @@ LAST_BIT = ("tanh", "sigmoid")
 MOONS = PRESETS["micrograd-moons"][1]
 
 
-def test_xor_preset_reproduces_seed_002_loss_curve() -> None:
-    # Seed 002 prints "Epoch 0: Loss = 1.372289" and "Epoch 199: Loss = 0.003009", with
-    # random.seed(42), MLP(2, [8, 1]) tanh, MSE to ±1 targets, lr 0.05, 200 full-batch epochs.
+def test_xor_preset_reproduces_the_xor_tutorials_loss_curve() -> None:
+    # The XOR tutorial it follows prints "Epoch 0: Loss = 1.372289" and "Epoch 199: Loss =
+    # 0.003009", with random.seed(42), MLP(2, [8, 1]) tanh, MSE to ±1 targets, lr 0.05, 200
+    # full-batch epochs.
     events = list(train(prepare(XOR)))
     epochs = [e for e in events if isinstance(e, EpochReport)]
     assert [e.epoch for e in epochs] == list(range(1, 201))
