@@ -26,7 +26,8 @@ def update_text(
     written = sorted(
         {lines[s.line - 1][s.column - 1 : s.end_column - 1].strip() for *_, s in changed}
     )
-    title = f"After backward: {' and '.join(written)} changes {len(changed)} values"
+    values = "1 value" if len(changed) == 1 else f"{len(changed)} values"
+    title = f"After backward: {' and '.join(written)} changes {values}"
     out: list[Parts] = []
     for name, where, before, after, _ in changed[:MAX_LISTED_UPDATES]:
         out.append(notation.update_text(name, where, before, after))

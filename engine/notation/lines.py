@@ -1,14 +1,6 @@
-"""How the chain rule is written (docs/notation.md): every name, formula and explanation line
-a student reads, made once, here, as *parts*.
-
-A part is text (``"n.grad += "``) or a reference to a number (``Num``): which number of the
-trace (a value's data, a contribution's local derivative, ...) and how it is written (plain, a
-factor bracketed when negative or written with an exponent, or a whole number). The words
-depend on the program's structure alone; the numbers they refer to change with its values. The
-trace turns each reference into a slot of its numbers (engine.trace), and every renderer (the
-page, the embed, the offline file, the exports' captions, the narration) formats them with the
-page's decimals and the one number formatter, and never re-derives a name or a formula.
-"""
+"""The lines of the chain rule: a result's formula, a forward step, each contribution of a
+backward step (the accumulation, the rule with its value, the product, the grad before and
+after), the inspector's sum over uses, and the notes around them (engine.notation)."""
 
 from __future__ import annotations
 
@@ -18,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from engine.notation.naming import constant_text, grad_of, ref, small_whole, superscript
 from engine.ops import Op
 
 Kind = Literal["n", "f", "w"]  # a plain number, a factor, a whole number (relu's 1 or 0)
@@ -28,26 +21,7 @@ Num = tuple[str, int, Kind]  # a number in a line: which one (array, index), how
 Part = str | Num
 Parts = tuple[Part, ...]
 
-MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
-_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-_POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
-_COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
-
-
-@functools.lru_cache(maxsize=8192)  # a big graph asks for each name a dozen times
-def ref(name: str) -> str:
-    """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
-    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only. A power
-    or a root is compound too: ``(a²)²`` not ``a²²``, ``∂d/∂(b³)``, ``(a^0.5).grad``, ``(√a)²``."""
-    if name.startswith(("−", "-", "√")):
-        return f"({name})"
-    depth = 0
-    for i, ch in enumerate(name):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i > 0 and ch in _COMPOUND:  # "#4+#6" too: made of two #ids
-            return f"({name})"
-    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +42,6 @@ class Result:
     operands: tuple[Operand, ...]
 
 
-def _sup(x: float) -> str:
-    return str(int(x)).translate(_SUPERSCRIPTS)
-
-
-def _small_whole(x: float) -> bool:
-    return x.is_integer() and -9 <= x <= 9
-
-
-def _constant_text(x: float) -> str:
-    return f"{x:.6g}".replace("-", "−")
-
-
 def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     """The op's expression and derivative templates, specialised for a constant exponent
     (``a ** 3`` is written ``a³`` and its derivative ``3·a²``, as a person writes them)."""
@@ -87,22 +49,22 @@ def _templates(r: Result) -> tuple[str, tuple[str, ...]]:
     n = r.operands[1].constant if op.name == "pow" else None
     if n is None:
         return op.expr, op.derivatives
-    if _small_whole(n):
-        expr = "{a!b}" + _sup(n)
+    if small_whole(n):
+        expr = "{a!b}" + superscript(n)
         less = n - 1
         if n == 0:  # not 0·a⁻¹: at a = 0 that is 0·0⁻¹, undefined, where the derivative is 0
             da = "0"
         elif less == 0:
-            da = _constant_text(n)
+            da = constant_text(n)
         elif less == 1:
-            da = f"{_constant_text(n)}·{{a}}"
-        elif _small_whole(less):
-            da = f"{_constant_text(n)}·{{a!b}}{_sup(less)}"
+            da = f"{constant_text(n)}·{{a}}"
+        elif small_whole(less):
+            da = f"{constant_text(n)}·{{a!b}}{superscript(less)}"
         else:
-            da = f"{_constant_text(n)}·{{a!b}}^({_constant_text(less)})"
+            da = f"{constant_text(n)}·{{a!b}}^({constant_text(less)})"
         return expr, (da, op.derivatives[1])
-    return "{a!b}^" + _constant_text(n), (
-        f"{_constant_text(n)}·{{a!b}}^({_constant_text(n - 1)})",
+    return "{a!b}^" + constant_text(n), (
+        f"{constant_text(n)}·{{a!b}}^({constant_text(n - 1)})",
         op.derivatives[1],
     )
 
@@ -206,10 +168,6 @@ def partial(r: Result, i: int) -> str:
     return f"∂{ref(r.name)}/∂{ref(operand.name)}{operand.marker}"
 
 
-def grad_of(name: str) -> str:
-    return f"{ref(name)}.grad"
-
-
 @dataclass(frozen=True, slots=True)
 class ContributionText:
     sum: Parts  # n.grad += ∂o/∂n · o.grad
@@ -270,36 +228,6 @@ def constant_note(name: str) -> Parts:
     return (f"the constant {name} takes no gradient",)
 
 
-def uses_text(users: Sequence[tuple[int, str]]) -> str:
-    """``twice by b``, ``by e and c``, ``by b (twice) and e``: who sends a value its gradient,
-    in the order they do, each user given as (its node id, its name). A node that uses it twice
-    is named once; different nodes of one name are counted as such (``by w[0]·x (16 values of
-    that name)``), never as one node that uses it 16 times."""
-    counts: dict[int, int] = {}
-    names: dict[int, str] = {}
-    for node, name in users:
-        counts[node] = counts.get(node, 0) + 1
-        names[node] = name
-    times = {1: "", 2: "twice", 3: "three times"}
-    if len(counts) == 1:
-        ((node, n),) = counts.items()
-        how = times.get(n, f"{n} times")
-        return f"{how} by {names[node]}".strip() if n > 1 else f"by {names[node]}"
-    by_name: dict[str, list[int]] = {}
-    for node, n in counts.items():
-        by_name.setdefault(names[node], []).append(n)
-    named: list[str] = []
-    for u, ns in by_name.items():
-        if len(ns) > 1 and len(set(ns)) == 1:
-            each = f", each {times.get(ns[0], f'{ns[0]} times')}" if ns[0] > 1 else ""
-            named.append(f"{u} ({len(ns)} values of that name{each})")
-        else:
-            named += [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for n in ns]
-    if len(named) == 1:
-        return f"by {named[0]}"
-    return "by " + (", ".join(named[:-1]) + " and " + named[-1])
-
-
 def accumulates_note(name: str, uses: str) -> str:
     """``uses``: who uses the value, as ``uses_text`` writes it."""
     return f"accumulates ({name} is used {uses})"
@@ -329,23 +257,7 @@ def output_sum(name: str) -> Parts:
     return (f"{grad_of(name)} = 1 (the output)",)
 
 
-def made_name(expr: str, node_id: int) -> str:
-    """The name of a value the user did not name: its expression, written tight, when short
-    (``a·b``, ``b³``, ``1+c₁``), else ``#id`` (``#`` cannot start a Python name: it is never
-    mistaken for one of the user's). Short, because it is printed on the node."""
-    tight = expr.replace(" ", "")
-    return tight if len(tight) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
-
-
 def update_text(name: str, where: str, before: Ref, after: Ref) -> Parts:
     """``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245``: a value the program changed."""
     return (f"{name}.data{f' ({where})' if where else ''}: ", (*before, "n"), " → ",
             (*after, "n"))  # fmt: skip
-
-
-def constant_name(x: float) -> str:
-    return _constant_text(x)
-
-
-def position_markers(count: int) -> tuple[str, ...]:
-    return _POSITIONS[:count]

@@ -1,0 +1,90 @@
+"""How values are named in what a student reads: a name inside a formula (bracketed when
+compound), a grad's name, the name made for a value the program did not name, a constant's
+number, the markers of an operand used twice, and who uses a value."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_POSITIONS = ("⁽¹⁾", "⁽²⁾")
+_COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
+
+
+@functools.lru_cache(maxsize=8192)  # a big graph asks for each name a dozen times
+def ref(name: str) -> str:
+    """``name`` as it stands inside a formula: bracketed when it is compound (``(x1*w1)``) or a
+    negative number, so that ``(x1*w1).grad`` and ``∂(a * b)/∂a`` read one way only. A power
+    or a root is compound too: ``(a²)²`` not ``a²²``, ``∂d/∂(b³)``, ``(a^0.5).grad``, ``(√a)²``."""
+    if name.startswith(("−", "-", "√")):
+        return f"({name})"
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and i > 0 and ch in _COMPOUND:  # "#4+#6" too: made of two #ids
+            return f"({name})"
+    return name
+
+
+def grad_of(name: str) -> str:
+    return f"{ref(name)}.grad"
+
+
+def superscript(x: float) -> str:
+    return str(int(x)).translate(_SUPERSCRIPTS)
+
+
+def small_whole(x: float) -> bool:
+    return x.is_integer() and -9 <= x <= 9
+
+
+def constant_text(x: float) -> str:
+    return f"{x:.6g}".replace("-", "−")
+
+
+def uses_text(users: Sequence[tuple[int, str]]) -> str:
+    """``twice by b``, ``by e and c``, ``by b (twice) and e``: who sends a value its gradient,
+    in the order they do, each user given as (its node id, its name). A node that uses it twice
+    is named once; different nodes of one name are counted as such (``by w[0]·x (16 values of
+    that name)``), never as one node that uses it 16 times."""
+    counts: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for node, name in users:
+        counts[node] = counts.get(node, 0) + 1
+        names[node] = name
+    times = {1: "", 2: "twice", 3: "three times"}
+    if len(counts) == 1:
+        ((node, n),) = counts.items()
+        how = times.get(n, f"{n} times")
+        return f"{how} by {names[node]}".strip() if n > 1 else f"by {names[node]}"
+    by_name: dict[str, list[int]] = {}
+    for node, n in counts.items():
+        by_name.setdefault(names[node], []).append(n)
+    named: list[str] = []
+    for u, ns in by_name.items():
+        if len(ns) > 1 and len(set(ns)) == 1:
+            each = f", each {times.get(ns[0], f'{ns[0]} times')}" if ns[0] > 1 else ""
+            named.append(f"{u} ({len(ns)} values of that name{each})")
+        else:
+            named += [u if n == 1 else f"{u} ({times.get(n, f'{n} times')})" for n in ns]
+    if len(named) == 1:
+        return f"by {named[0]}"
+    return "by " + (", ".join(named[:-1]) + " and " + named[-1])
+
+
+def made_name(expr: str, node_id: int) -> str:
+    """The name of a value the user did not name: its expression, written tight, when short
+    (``a·b``, ``b³``, ``1+c₁``), else ``#id`` (``#`` cannot start a Python name: it is never
+    mistaken for one of the user's). Short, because it is printed on the node."""
+    tight = expr.replace(" ", "")
+    return tight if len(tight) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
+
+
+def constant_name(x: float) -> str:
+    return constant_text(x)
+
+
+def position_markers(count: int) -> tuple[str, ...]:
+    return _POSITIONS[:count]
