@@ -31,16 +31,16 @@ class Calls:
     """The calls that made traced values: their titles, where each node was made (for step
     titles and for names that others share), their outlines, and the ``CallInfo`` of each."""
 
-    def __init__(self, program: Program, nodes: Sequence[NodeOutline]) -> None:
-        self.parents = {c.id: c.parent for c in program.calls}
+    def __init__(self, calls: Sequence[Call], source: str, nodes: Sequence[NodeOutline]) -> None:
+        self.parents = {c.id: c.parent for c in calls}
         self.members: dict[int, list[int]] = {}
         for n in nodes:
             call = n.call
             while call is not None:
                 self.members.setdefault(call, []).append(n.id)
                 call = self.parents[call]
-        self.made = [c for c in program.calls if c.id in self.members]
-        self.titles = _titles(self.made, program.source.splitlines())
+        self.made = [c for c in calls if c.id in self.members]
+        self.titles = _titles(self.made, source.splitlines())
         self.where = _where(nodes, self.titles, self.parents)
         self.nodes = nodes
 

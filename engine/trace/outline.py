@@ -54,7 +54,7 @@ def outline(program: Program) -> Outline:
         for v in order
     )
     edges = tuple(Edge(ids[p], ids[v], i) for v in order for i, p in enumerate(v.parents))
-    made_in = Calls(program, nodes)
+    made_in = Calls(program.calls, program.source, nodes)
     calls = made_in.outlines(edges, ids[root])
     return Outline(nodes, edges, calls, order, ids, names, made_in)
 
