@@ -31,6 +31,7 @@ MAX_DEPTH = 100  # brackets nested inside one another: ((…)), f(g(h(…)))
 MAX_OPERATORS = 500  # operators in one statement (a chain of 500 `+` nests 500 deep in the AST)
 MAX_NODES = 5_000  # values in the graph: inputs, constants and op results
 MAX_CHECK_EVALUATIONS = 100_000  # op re-evaluations the numerical gradient check may spend
+MAX_TRUTH_RUNS = 40  # runs of a learner's program to find derivatives gradstep's ops do not know
 
 MAX_STATEMENTS = 50_000  # statements executed, loop and function bodies counted each time
 MAX_LOOP_ITERATIONS = 50_000  # passes of one loop or comprehension

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")

@@ -135,12 +135,26 @@ class Check:
 
 
 @dataclass(frozen=True, slots=True)
+class Finding:
+    """Where a learner's own engine left a gradient that differs from the true one."""
+
+    node: int
+    kind: str  # overwrite, local, order, seed, zero, missing, upstream, hand, unreached
+    step: int | None  # the step of the walk (Structure.steps) where it went wrong
+    span: Span | None  # the line to look at: the write that first made it wrong
+    text: Line  # one sentence; its numbers index ``numbers``
+    numbers: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Numbers:
     data: tuple[float, ...]  # by node id
-    grad: tuple[float | None, ...]  # final grads; None for constants, which take none
+    grad: tuple[float | None, ...]  # final grads (theirs, for their own engine); None: constants
     bin: tuple[int, ...]  # colour bucket of each final grad
     slots: tuple[float, ...]
     checks: tuple[Check, ...]
+    true_grad: tuple[float | None, ...] = ()  # their own engine: the true gradients
+    findings: tuple[Finding, ...] = ()  # their own engine: the nodes whose grad differs
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,67 @@
+"""What gradstep writes about a learner's own engine: each ``.grad`` write of their backward pass
+with the line that made it and the true gradient beside it, the titles of their steps, and one
+sentence per finding saying where their gradient went wrong and why. A wrong value is never
+presented as the chain rule (docs/notation.md)."""
+
+from __future__ import annotations
+
+from engine.notation.lines import Num, Parts, Ref, joined
+
+
+def write_text(grad_name: str, before: Ref, after: Ref, true: Ref | None) -> Parts:
+    """``a.grad: 1.0000 → 2.0000 (true 2.0000)``."""
+    parts: list[str | Num] = [f"{grad_name}: ", (*before, "n"), " → ", (*after, "n")]
+    if true is not None:
+        parts += ["   (true ", (*true, "n"), ")"]
+    return joined(parts)
+
+
+def code_text(line: int, text: str) -> Parts:
+    """``line 14: self.grad += out.grad``."""
+    return (f"line {line}: {text.strip()}",)
+
+
+def step_title(kind: str, owner: str, attr: str, where: str) -> str:
+    """What a step of their backward pass is: the seed, a call of a node's kept function, or a
+    statement outside one (``where``: ``line 14`` or the statement)."""
+    if kind == "seed":
+        return f"the seed: {owner}.grad set · {where}"
+    if kind == "call":
+        return f"{owner}.{attr}() · {where}"
+    return where
+
+
+def silent_note(owner: str, attr: str) -> Parts:
+    return (f"{owner}.{attr}() wrote no gradient",)
+
+
+def finding_text(kind: str, node: str, user: str, uses: str, rule: str) -> str:
+    """The sentence of a finding: a template whose ``{got}``, ``{expected}``, ``{before}``,
+    ``{added}``, ``{local}``, ``{upstream}``, ``{true_upstream}`` and ``{share}`` are numbers
+    (engine.own.trace fills them); ``rule``: the true local rule, when gradstep knows it."""
+    grad = f"{node}.grad"
+    said = f" ({rule})" if rule else ""
+    texts = {
+        "overwrite": f"{grad} became {{got}} here; the true gradient is {{expected}}: {node} is "
+        f"used {uses}, so its contributions must add up (+=, not =)",
+        "local": f"{grad} became {{got}} here: this line adds {{added}}, where "
+        f"∂{user}/∂{node} · {user}.grad = {{local}} × {{upstream}}{said}",
+        "order": f"{grad} became {{got}} here, from {user}.grad = {{upstream}}, which was not "
+        f"whole yet: it is {{true_upstream}} once every node that uses {user} has sent its "
+        "gradient. Call each node's _backward after the nodes that use it: in reverse "
+        "topological order",
+        "seed": f"the backward pass began with {grad} = {{got}}: set the output's gradient to 1 "
+        f"first ({grad} = 1)",
+        "zero": f"{grad} still held {{before}} from an earlier backward() when this one began, "
+        "and this line added onto it: set every grad to 0 before calling backward() again",
+        "missing": f"{user}'s step never sent {node} its share: ∂{user}/∂{node} = {{local}}"
+        f"{said}, so {grad} should have grown by {{share}}",
+        "upstream": f"{grad} went wrong here because {user}.grad was already wrong "
+        "({upstream}, true {true_upstream})",
+        "hand": f"{grad} was set to {{got}} here; the true gradient is {{expected}}",
+    }
+    return texts.get(
+        kind,
+        f"{grad} is {{got}}, the true gradient {{expected}}: no step of the backward pass sent "
+        "it any",
+    )

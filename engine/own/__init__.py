@@ -1,0 +1,78 @@
+"""A learner's own autograd engine, as their code ran it (docs/design.md, "The learner's own
+engine"): the graph their objects form (``graph``), their backward pass as steps (``backward``),
+the true gradient found without their backward (``truth``), where their gradients go wrong
+(``findings``), and the trace of it all (``trace``): the same structure and numbers as
+gradstep's own engine gives, with the truth and the findings beside their numbers.
+
+``study`` gathers what one run of the program shows; the app keeps structures by ``key``."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from engine.errors import Span
+from engine.language import parse
+from engine.language.objects import Function
+from engine.language.recorder import OwnProgram
+from engine.language.source import LINE_BREAK, read_program, spanner
+from engine.own.backward import Pass, last_pass
+from engine.own.findings import Finding, find
+from engine.own.graph import OwnGraph, build_graph, number
+from engine.own.truth import Truth, truth
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Study:
+    program: OwnProgram
+    graph: OwnGraph
+    walk: Pass
+    truth: Truth
+    findings: tuple[Finding, ...]
+
+
+def study(program: OwnProgram) -> Study:
+    """Everything one run of ``program`` shows about the learner's engine."""
+    graph = build_graph(program)
+    walk = last_pass(program, graph, _span_of)
+    found = truth(graph, _rerun(program, graph))
+    root = len(graph.order) - 1
+    findings = find(walk.steps, walk.start, graph.grad, found, root, _backward_def(program))
+    return Study(program, graph, walk, found, tuple(findings))
+
+
+def _span_of(function: Function) -> Span:
+    return function.unit.span(function.node)
+
+
+def _rerun(program: OwnProgram, graph: OwnGraph):  # type: ignore[no-untyped-def]
+    """The data of every node of ``graph`` when the program runs with node ``p``'s number moved
+    by ``h`` just after it is made (the same program makes the same objects in the same order)."""
+    serial = {m.instance: k for k, m in enumerate(program.watch.made)}
+    serials = [serial[v] for v in graph.order]
+    data = graph.fields.data
+
+    def rerun(p: int, h: float) -> tuple[float, ...]:
+        again = parse(program.source, program.given, nudge=(serials[p], h))
+        made = again.watch.made if isinstance(again, OwnProgram) else []
+        values = []
+        for k in serials:
+            x = made[k].instance.attrs.get(data) if k < len(made) else None
+            values.append(float(x) if number(x) else float("nan"))  # type: ignore[arg-type]
+        return tuple(values)
+
+    return rerun
+
+
+def _backward_def(program: OwnProgram) -> Span | None:
+    """Where the program's backward is written (a method or a function named backward): the
+    place a missing seed belongs."""
+    tree, _ = read_program(program.source)  # it ran: its text is read again without error
+    span = spanner(LINE_BREAK.split(program.source))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "backward":
+            return span(node)
+    return None
+
+
+__all__ = ["Study", "study"]

@@ -1,0 +1,144 @@
+"""Where a learner's gradients go wrong. Their backward pass is replayed beside the truth: each
+step of theirs adds to the true running gradient what a correct step would add, in their order,
+so the first write after which a node's gradient differs from that is the one that made it
+wrong; and why, from what the write did: it replaced instead of adding, used a wrong local
+derivative, added onto an old pass, or was right for an upstream gradient that was not yet
+whole (a step out of topological order) or was itself wrong.
+
+A finding is about a node whose final gradient differs from the true one (relative 1e-6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.errors import Span
+from engine.own.backward import Step
+from engine.own.truth import Truth
+
+RTOL = 1e-6  # how close a gradient must be to the true one to count as right
+
+
+def close(x: float, y: float) -> bool:
+    return abs(x - y) <= RTOL * max(abs(x), abs(y)) + 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    node: int
+    kind: str  # overwrite, local, order, seed, zero, missing, upstream, hand, unreached
+    step: int | None  # the step of the pass where it went wrong (None: no step made it wrong)
+    write: int | None  # that step's write that did it (None: the step did not write it)
+    span: Span | None  # the line to look at
+    user: int | None = None  # the node whose step it is (a call of its kept function)
+    expected: float = 0.0  # what the gradient should have become there (true running value)
+    got: float = 0.0  # what it became
+    local: float = 0.0  # the true local derivative of that write's position
+    upstream: float = 0.0  # the user's gradient as their step read it
+    true_upstream: float = 0.0
+
+
+def find(
+    steps: Sequence[Step],
+    start: Sequence[float],
+    final: Sequence[float],
+    truth: Truth,
+    root: int,
+    backward_def: Span | None,
+) -> list[Finding]:
+    """The findings of a pass (``start``: each gradient when it began; ``final``: what their
+    code left), first wrong write first."""
+    n = len(final)
+    true_running = [0.0] * n
+    theirs = list(start)
+    first: dict[int, Finding] = {}
+    for s, step in enumerate(steps):
+        if step.kind == "seed":
+            for j, w in enumerate(step.writes):
+                theirs[w.node], true_running[w.node] = w.after, 1.0
+                if not close(w.after, 1.0) and w.node not in first:
+                    first[w.node] = Finding(w.node, "seed", s, j, w.span, expected=1.0, got=w.after)
+            continue
+        if step.kind == "direct":  # a gradient set by hand is meant to be the whole of it
+            for j, w in enumerate(step.writes):
+                true = truth.grad[w.node]
+                theirs[w.node] = w.after
+                if true is not None:
+                    true_running[w.node] = true
+                    if not close(w.after, true) and w.node not in first:
+                        first[w.node] = Finding(w.node, "hand", s, j, w.span, expected=true,
+                                                got=w.after)  # fmt: skip
+            continue
+        _call(s, step, truth, theirs, true_running, final, root, first)
+    out = []
+    for v in range(n):
+        true = truth.grad[v]
+        if true is None or close(final[v], true):
+            continue
+        found = first.get(v)
+        if found is None:  # no step of the pass made it wrong: the pass never reached it
+            kind = "seed" if v == root else "unreached"
+            found = Finding(v, kind, None, None, backward_def if v == root else None,
+                            expected=true, got=final[v])  # fmt: skip
+        out.append(found)
+    out.sort(key=lambda f: (f.step is None, f.step or 0, f.write if f.write is not None else -1))
+    return out
+
+
+def _call(
+    s: int,
+    step: Step,
+    truth: Truth,
+    theirs: list[float],
+    true_running: list[float],
+    final: Sequence[float],
+    root: int,
+    first: dict[int, Finding],
+) -> None:
+    """A call of node u's kept function: each write checked against what a correct one adds."""
+    u = step.node
+    upstream, true_up = theirs[u], truth.grad[u]
+    positions: dict[int, list[float]] = {}
+    for p, d in truth.locals[u]:
+        positions.setdefault(p, []).append(d)
+    for j, w in enumerate(step.writes):
+        v = w.node
+        left = positions.get(v)
+        d = left.pop(0) if left else 0.0
+        before_true = true_running[v]
+        if true_up is not None:
+            true_running[v] = before_true + d * true_up
+        theirs[v] = w.after
+        if v in first or true_up is None or close(w.after, true_running[v]):
+            continue
+        kind = _why(w.before, w.after, w.augmented, d, upstream, true_up, before_true,
+                    final[u], u == root)  # fmt: skip
+        first[v] = Finding(v, kind, s, j, w.span, u, true_running[v], w.after, d, upstream, true_up)
+    for p, ds in positions.items():  # positions this step never wrote: gradient not sent
+        for d in ds:
+            if true_up is None:
+                continue
+            true_running[p] += d * true_up
+            if p not in first and d * true_up != 0 and not close(theirs[p], true_running[p]):
+                first[p] = Finding(p, "missing", s, None, step.function_span, u,
+                                   true_running[p], theirs[p], d, upstream, true_up)  # fmt: skip
+
+
+def _why(before: float, after: float, augmented: bool, d: float, upstream: float,
+         true_up: float, before_true: float, user_final: float, user_is_root: bool) -> str:  # fmt: skip
+    """Why a write left a gradient different from the true running one."""
+    if not close(upstream, true_up):  # the step read a gradient that was not the true one
+        if user_is_root and close(upstream, 0.0):
+            return "seed"  # the pass began without the output's gradient set to 1
+        if close(user_final, true_up):
+            return "order"  # the user's gradient was right in the end: it sent too early
+        return "upstream"  # the user's own gradient was wrong
+    if not augmented and not close(before, 0.0) and close(after, d * upstream):
+        return "overwrite"  # = where += belongs: the earlier contributions are lost
+    if not close(after - before, d * upstream):
+        if not augmented and close(after, d * upstream):
+            return "overwrite"
+        return "local"  # it added something else than ∂/∂ · upstream
+    if not close(before, before_true):
+        return "zero"  # right, but added onto what an earlier pass left
+    return "local"

@@ -1,0 +1,117 @@
+"""The true gradient of a learner's graph, found without their backward: each node's local
+derivatives from gradstep's op table, where their op string names an op it knows and their
+forward computed what that op computes; otherwise by central differences through their own
+forward (the program run again with one parent's number nudged either way). Then the chain
+rule, from the output back, in reverse creation order."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.errors import GradstepError
+from engine.limits import MAX_TRUTH_RUNS
+from engine.ops import OPS
+from engine.own.graph import OwnGraph
+
+Rerun = Callable[[int, float], tuple[float, ...]]  # (node, nudge) -> every node's data
+
+
+Positions = tuple[tuple[int, float], ...]  # (parent, ∂node/∂parent) per operand position
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    locals: tuple[Positions, ...]  # per node: its operands' positions; a + a has two, even when
+    # a set of parents keeps one a
+    grad: tuple[float | None, ...]  # d output / d node; None where it could not be found
+    known: tuple[bool, ...]  # whether the op table gave the node's local derivatives
+    numeric: tuple[str, ...]  # for a node gradstep could not follow: why ("" otherwise)
+
+
+def truth(graph: OwnGraph, rerun: Rerun) -> Truth:
+    n = len(graph.order)
+    locals_: list[Positions] = [()] * n
+    known = [True] * n
+    why = [""] * n
+    for i, parents in enumerate(graph.parents):
+        if not parents:
+            continue
+        found = _from_table(graph, i)
+        if found is None:
+            known[i] = False
+            why[i] = _why(graph, i)
+        else:
+            locals_[i] = found
+    _numerically(graph, [i for i in range(n) if not known[i]], locals_, rerun)
+    grad: list[float | None] = [0.0] * n
+    grad[n - 1] = 1.0  # the output is made last: every node it depends on was made before it
+    for i in reversed(range(n)):
+        g = grad[i]
+        if graph.parents[i] and not locals_[i]:
+            g = None  # its local derivatives are unknown: so are its parents' gradients
+        for p, d in locals_[i] or ((p, math.nan) for p in graph.parents[i]):
+            if g is None or grad[p] is None or not math.isfinite(d):
+                grad[p] = None
+            else:
+                grad[p] = grad[p] + d * g  # type: ignore[operator]
+    return Truth(tuple(locals_), tuple(grad), tuple(known), tuple(why))
+
+
+def _from_table(graph: OwnGraph, i: int) -> Positions | None:
+    """The local derivatives of node i by the op its op string names, per distinct parent
+    (an operand used twice, ``a + a`` with a set of parents, gets both of its derivatives),
+    or None when the op is unknown or does not compute what their forward computed."""
+    op, parents = graph.ops[i], graph.parents[i]
+    if op.name is None:
+        return None
+    table = OPS[op.name]
+    xs = [graph.data[p] for p in parents]
+    if op.exponent is not None:
+        xs.append(op.exponent)
+    if len(xs) < table.arity and len(parents) == 1:
+        xs = xs * table.arity  # a set of parents keeps one of a + a
+    if len(xs) != table.arity:
+        return None
+    try:
+        out, ds = table.eval(*xs)
+    except (GradstepError, OverflowError, ValueError, ZeroDivisionError):
+        return None
+    if not math.isclose(out, graph.data[i], rel_tol=1e-9, abs_tol=1e-12):
+        return None  # their forward computes something else than the op its string names
+    if op.exponent is not None:
+        return ((parents[0], ds[0]),)
+    operands = parents * table.arity if len(parents) == 1 else parents
+    return tuple(zip(operands, ds, strict=True))
+
+
+def _why(graph: OwnGraph, i: int) -> str:
+    op = graph.ops[i]
+    if op.name is None:
+        return f"gradstep does not know the op {op.text!r}"
+    return f"the op {op.text!r} did not compute what {op.name} computes"
+
+
+def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions],
+                 rerun: Rerun) -> None:  # fmt: skip
+    """∂node/∂parent by central differences: the program run with the parent's number moved
+    by ±h just after it was made, reading the node's number (one pair of runs per parent
+    serves every unknown node that uses it), while MAX_TRUTH_RUNS allows."""
+    wanted = sorted({p for i in nodes for p in graph.parents[i]})
+    runs: dict[int, tuple[tuple[float, ...], tuple[float, ...], float]] = {}
+    for p in wanted[: MAX_TRUTH_RUNS // 2]:
+        h = 1e-6 * max(1.0, abs(graph.data[p]))
+        try:
+            runs[p] = (rerun(p, h), rerun(p, -h), h)
+        except GradstepError:
+            continue
+    for i in nodes:
+        ds = []
+        for p in graph.parents[i]:
+            if p not in runs:
+                ds.append((p, math.nan))
+                continue
+            up, down, h = runs[p]
+            ds.append((p, (up[i] - down[i]) / (2 * h)))
+        locals_[i] = tuple(ds)
