@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine import notation
 from engine.notation import own as words
@@ -21,6 +22,7 @@ from engine.steps import GradState
 from engine.trace import titles
 from engine.trace.calls import Calls
 from engine.trace.data import (
+    CallOutline,
     Cell,
     Change,
     Edge,
@@ -205,3 +207,24 @@ def flat_offsets(steps: Sequence[OwnStep]) -> list[int]:
         offsets.append(total)
         total += len(st.writes)
     return offsets
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OwnOutline:
+    """What a drawing of a learner's graph needs (engine.trace.outline's fields), and the study
+    the rest of its trace is made from."""
+
+    nodes: tuple[NodeOutline, ...]
+    edges: tuple[Edge, ...]
+    calls: tuple[CallOutline, ...]
+    study: Study
+    names: list[str]
+
+
+def own_outline(study: Study) -> OwnOutline:
+    names = names_of(study)
+    nodes = outline_nodes(study, names)
+    edges = edges_of(study)
+    calls_list, _ = calls_of(study.graph)
+    made_in = Calls(calls_list, study.program.source, nodes)
+    return OwnOutline(nodes, edges, made_in.outlines(edges, len(nodes) - 1), study, names)
