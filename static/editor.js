@@ -1,11 +1,12 @@
 // The program editor: a plain textarea with a line-number gutter and a highlight layer behind
-// it (the current node's source span, or an error's). Keys behave as in a code editor.
+// it (the current node's source span, an error's, and the line where a learner's engine first
+// wrote a wrong gradient). Keys behave as in a code editor.
 
 const INDENT = "    ";
 
 export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   let escaped = false; // after Esc, Tab leaves the editor (so keyboard users are never trapped)
-  let marks = { span: null, error: null };
+  let marks = { span: null, error: null, finding: null };
   let lineCount = 0;
   let lineHeight = null;
   let pendingLine = null; // the line to scroll to in the next frame
@@ -25,10 +26,10 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       gutter.replaceChildren(frag);
       markedLines = [];
     }
-    for (const el of markedLines) el.classList.remove("error-line", "current-line");
+    for (const el of markedLines) el.classList.remove("error-line", "finding-line", "current-line");
     markedLines = [];
     const rows = gutter.children;
-    for (const [span, cls] of [[marks.error, "error-line"], [marks.span, "current-line"]]) {
+    for (const [span, cls] of [[marks.finding, "finding-line"], [marks.error, "error-line"], [marks.span, "current-line"]]) {
       const el = span ? rows[span.line - 1] : null;
       if (el) {
         el.classList.add(cls);
@@ -65,7 +66,7 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
     metrics ??= measure();
     const boxes = [];
     const lines = textarea.value.split("\n");
-    for (const [span, cls] of [[marks.error, "error-span"], [marks.span, "span"]]) {
+    for (const [span, cls] of [[marks.finding, "finding-span"], [marks.error, "error-span"], [marks.span, "span"]]) {
       if (!span || !metrics) continue;
       const line = lines[span.line - 1] ?? "";
       const start = visualColumn(line, span.column - 1);
@@ -138,7 +139,7 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
     escaped = false;
   });
   textarea.addEventListener("input", () => {
-    marks = { span: marks.span, error: null }; // an edit makes the old error position stale
+    marks = { span: marks.span, error: null, finding: null }; // an edit makes them stale
     syncGutter();
     syncHighlight();
     onInput(textarea.value);
@@ -154,10 +155,11 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       syncGutter();
       syncHighlight();
     },
-    /** Highlight the current node's span and/or an error span ({line, column, end_column}). */
-    mark(span, error) {
-      if (sameSpan(span, marks.span) && sameSpan(error, marks.error)) return;
-      marks = { span, error };
+    /** Highlight the current node's span, an error's and a finding's ({line, column,
+     * end_column}, or null). */
+    mark(span, error, finding = null) {
+      if (sameSpan(span, marks.span) && sameSpan(error, marks.error) && sameSpan(finding, marks.finding)) return;
+      marks = { span, error, finding };
       syncGutter();
       syncHighlight();
       const line = (error ?? span)?.line;
