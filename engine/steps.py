@@ -6,26 +6,13 @@ this; a gradient's colour bucket (``grad_bin``) is computed here, once, for both
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
 from engine.errors import GradstepError
+from engine.trace.data import GradState, Phase, Structure
 
-if TYPE_CHECKING:
-    from engine.trace.data import Structure
-
-Phase = Literal["forward", "backward", "update"]  # update: the program's .data changes
-GradState = Literal["none", "pending", "partial", "final"]
-
-
-def grad_bin(grad: float, scale: float) -> int:
-    """-3..3 by the sign and size of grad / scale (the largest |final grad| of the graph): the
-    colour of a gradient. Never overflows: the ratio is capped before it is scaled."""
-    if grad == 0 or scale == 0 or not math.isfinite(grad):
-        return 0
-    size = math.ceil(min(3.0, 3.0 * min(abs(grad) / scale, 1.0)) - 1e-12)
-    return int(math.copysign(max(size, 1), grad))
+__all__ = ["GradState", "NodeState", "Phase", "StepState", "check_step", "position", "state_at",
+           "step_count"]  # fmt: skip
 
 
 @dataclass(slots=True)

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import Span
-from engine.steps import GradState, Phase
 
 Kind = Literal["input", "constant", "intermediate", "output"]
+Phase = Literal["forward", "backward", "update"]  # update: the program's .data changes
+GradState = Literal["none", "pending", "partial", "final"]
 Part = str | int  # text, or a slot: the index of a number in ``Numbers.slots``
 Line = tuple[Part, ...]
 

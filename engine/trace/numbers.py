@@ -10,7 +10,6 @@ import math
 from engine.errors import GradstepError
 from engine.gradcheck import check_graph
 from engine.language import Program
-from engine.steps import grad_bin
 from engine.trace.data import Check, Numbers
 from engine.trace.outline import Outline
 from engine.trace.structure import Built
@@ -60,6 +59,15 @@ def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
         slots=slots,  # type: ignore[arg-type]
         checks=checks,
     )
+
+
+def grad_bin(grad: float, scale: float) -> int:
+    """-3..3 by the sign and size of grad / scale (the largest |final grad| of the graph): the
+    colour of a gradient. Never overflows: the ratio is capped before it is scaled."""
+    if grad == 0 or scale == 0 or not math.isfinite(grad):
+        return 0
+    size = math.ceil(min(3.0, 3.0 * min(abs(grad) / scale, 1.0)) - 1e-12)
+    return int(math.copysign(max(size, 1), grad))
 
 
 def _checks(order: list[Value], root: Value, built: Built) -> tuple[Check, ...]:

@@ -13,9 +13,18 @@ from engine import notation
 from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.notation import LineRefs, Parts, Result, Use
-from engine.steps import GradState
 from engine.trace import titles
-from engine.trace.data import Cell, Change, Input, Node, NodeOutline, Row, Step, Structure
+from engine.trace.data import (
+    Cell,
+    Change,
+    GradState,
+    Input,
+    Node,
+    NodeOutline,
+    Row,
+    Step,
+    Structure,
+)
 from engine.trace.names import Names
 from engine.trace.outline import Outline
 from engine.trace.slots import Slots

@@ -59,7 +59,7 @@ def test_the_command_line_refuses_a_step_the_program_lacks(
 def test_a_gradient_near_the_float_limit_is_drawn_at_every_step(
     client: TestClient, source: str
 ) -> None:
-    """A grad above ~6e307 overflowed the colour bucket: a 500 (engine/steps.grad_bin)."""
+    """A grad above ~6e307 overflowed the colour bucket: a 500 (engine/trace/numbers.grad_bin)."""
     graph = client.post("/api/graph", json={"source": source})
     assert graph.status_code == 200, graph.text  # ∂y/∂x = 1e308 is a float: nothing to refuse
     steps = graph.json()["structure"]["steps"]

@@ -16,8 +16,9 @@ from app.draw.texts import slot_texts
 from app.numbers import BOX_CHARS, format_number
 from app.presets import MICROGRAD_README, PRESETS
 from engine import GradstepError, Value, trace_value
-from engine.steps import grad_bin, position, state_at
+from engine.steps import position, state_at
 from engine.trace import Structure, Trace
+from engine.trace.numbers import grad_bin
 
 
 def texts_at(t: Trace, phase: str | None = None, step: int | None = None) -> dict[str, str]:
