@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
+from engine.language.dunders import OPERATOR_METHODS
 from engine.language.messages import (
     OPERATORS,
     PLAIN_STATEMENTS,
@@ -19,7 +20,6 @@ from engine.language.messages import (
     lookalike,
     no_value,
     refusal,
-    refused_parameters,
     skipped,
     spelled,
     unknown_function,
@@ -77,7 +77,7 @@ class Checker:
         self.span = unit.span
         self.module: dict[str, tuple[int, int]] = {}  # name → (statement index, line) binding it
         self.free: dict[str, tuple[Span, bool]] = {}  # name → where first read, and if called
-        self.ignored = {"print"}  # names whose calls are ignored: their arguments never run
+        self.ignored: set[str] = set()  # names whose calls are ignored: plt.plot(...)
 
     def check(self, tree: ast.Module) -> None:
         for i, stmt in enumerate(tree.body):
@@ -119,15 +119,19 @@ class Checker:
             self._name(node, where)
         elif isinstance(node, ast.Call):
             return self._call(node, where)
-        elif isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        elif isinstance(node, ast.Attribute) and _internal(node.attr):
             raise refusal(
                 self.span(node), f"the attribute .{node.attr}", "it is Python's internals"
             )
+        elif isinstance(node, ast.Starred):
+            raise refusal(self.span(node), "a starred expression here", "use it in a call: f(*xs)")
+        elif isinstance(node, ast.Lambda):
+            return self._lambda(node, where)
         elif isinstance(node, ast.BinOp) and not isinstance(node.op, OPERATORS):
             self._operator(node, node.op)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
             self._operator(node, node.op)
-        elif isinstance(node, ast.ListComp | ast.GeneratorExp):
+        elif isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp):
             return self._comprehension(node, where)
         elif not isinstance(node, ast.expr | ast.expr_context | ast.operator | ast.unaryop):
             if not isinstance(node, ast.cmpop | ast.boolop):
@@ -141,7 +145,7 @@ class Checker:
         )
 
     def _name(self, node: ast.Name, where: _Where, called: bool = False) -> None:
-        if node.id.startswith("__"):
+        if _internal(node.id):
             raise refusal(self.span(node), f"the dunder name {node.id}", "it is Python's internals")
         if isinstance(node.ctx, ast.Load) and not self._resolves(node, where):
             self.free.setdefault(node.id, (self.span(node), called))
@@ -170,15 +174,10 @@ class Checker:
             root = root.value
         if isinstance(root, ast.Name) and root.id in self.ignored:
             return []  # print(...), plt.plot(...): never evaluated, so never checked
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise refusal(self.span(arg), *REFUSED[ast.Starred])
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise refusal(self.span(node), "**keyword arguments", "name each keyword argument")
-        children = [*node.args, *(kw.value for kw in node.keywords)]
+        args = [a.value if isinstance(a, ast.Starred) else a for a in node.args]  # f(*xs)
+        children = [*args, *(kw.value for kw in node.keywords)]
         if isinstance(node.func, ast.Name):
-            if node.func.id.startswith("__"):  # __import__('os'): the whole call is refused
+            if _internal(node.func.id):  # __import__('os'): the whole call is refused
                 raise refusal(
                     self.span(node), f"the dunder name {node.func.id}", "it is Python's internals"
                 )
@@ -187,7 +186,7 @@ class Checker:
         return [(child, where) for child in (node.func, *children)]
 
     def _comprehension(
-        self, node: ast.ListComp | ast.GeneratorExp, where: _Where
+        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, where: _Where
     ) -> list[tuple[ast.AST, _Where]]:
         targets = [g.target for g in node.generators]
         names = frozenset(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
@@ -199,14 +198,15 @@ class Checker:
             self._target(generator.target, for_loop=True)
             children.append((generator.iter, where if i == 0 else inner))
             children.extend((condition, inner) for condition in generator.ifs)
-        return [(node.elt, inner), *children]
+        elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        return [*((e, inner) for e in elts), *children]
 
     def _target(self, target: ast.expr, for_loop: bool = False) -> None:
         """An assignment or loop target: names, tuples of them, attributes, list items."""
         for n in ast.walk(target):
             if isinstance(n, ast.Starred):
                 raise refusal(self.span(n), "starred unpacking", "unpack into names one by one")
-            if isinstance(n, ast.Name) and n.id.startswith("__"):
+            if isinstance(n, ast.Name) and _internal(n.id):
                 raise refusal(self.span(n), f"the dunder name {n.id}", "it is Python's internals")
         allowed: tuple[type[ast.AST], ...] = (ast.Name, ast.Tuple, ast.List)
         if not for_loop:
@@ -221,8 +221,8 @@ class Checker:
         span = self.span(node)
         nested = _Where(where.visible, where.function, where.loop, None, where.in_class)
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            if skipped(node, where.visible is None) or (skipped(node, False) and where.in_class):
-                return []  # the lecture's own Value, draw_dot and __repr__: never run
+            if skipped(node, where.visible is None):
+                return []  # the lecture's draw_dot and trace: never run
             if node.decorator_list:
                 raise refusal(span, "a decorator", "call the function yourself")
             if isinstance(node, ast.ClassDef):
@@ -245,6 +245,13 @@ class Checker:
             target = node.target
             if isinstance(target, ast.Name) and not self._resolves(target, where):
                 self.free.setdefault(target.id, (self.span(target), False))  # c += 1 reads c
+        elif isinstance(node, ast.While):
+            looping = _Where(where.visible, where.function, True, None, where.in_class)
+            return [
+                (node.test, where),
+                *((s, looping) for s in node.body),
+                *((s, nested) for s in node.orelse),
+            ]
         elif isinstance(node, ast.For):
             self._target(node.target, for_loop=True)
             looping = _Where(where.visible, where.function, True, None, where.in_class)
@@ -270,22 +277,24 @@ class Checker:
     def _function(
         self, node: ast.FunctionDef, where: _Where, span: Span
     ) -> list[tuple[ast.AST, _Where]]:
-        args = node.args
-        if node.name.startswith("__") and not (
-            where.in_class and node.name in ("__init__", "__call__")
-        ):
-            raise refusal(span, f"defining {node.name}", "a class may define __init__ and __call__")
-        refused = refused_parameters(args)
-        if refused:
-            raise refusal(span, *refused)
-        names = [a.arg for a in args.args]
-        if any(n.startswith("__") for n in names):
+        if _internal(node.name):
+            listed = ", ".join(sorted(OPERATOR_METHODS))
+            raise refusal(span, f"defining {node.name}", f"a program may define {listed}")
+        names = _parameters(node.args)
+        if any(_internal(n) for n in names):
             raise refusal(span, "a dunder parameter name", "name it without leading underscores")
         outer = where.visible
         while outer is not None and outer.is_class:  # methods do not see the class body
             outer = outer.outer
         inside = _Where(_Visible(frozenset(names) | _bound(node.body), outer), function=True)
-        return [*((d, where) for d in args.defaults), *((s, inside) for s in node.body)]
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        return [*((d, where) for d in defaults), *((s, inside) for s in node.body)]
+
+    def _lambda(self, node: ast.Lambda, where: _Where) -> list[tuple[ast.AST, _Where]]:
+        names = _parameters(node.args)
+        inside = _Where(_Visible(frozenset(names), where.visible), function=True)
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        return [*((d, where) for d in defaults), (node.body, inside)]
 
     def _class(self, node: ast.ClassDef, where: _Where) -> list[tuple[ast.AST, _Where]]:
         if node.keywords:
@@ -298,3 +307,14 @@ class Checker:
                 )
         body = _Where(_Visible(frozenset(_bound(node.body)), where.visible, True), in_class=True)
         return [*((b, where) for b in node.bases), *((s, body) for s in node.body)]
+
+
+def _internal(name: str) -> bool:
+    """A dunder name that is Python's internals (__class__, __import__), not one of the
+    operator methods a program may define and name (__add__, __repr__)."""
+    return name.startswith("__") and name not in OPERATOR_METHODS
+
+
+def _parameters(args: ast.arguments) -> list[str]:
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return names + [a.arg for a in (args.vararg, args.kwarg) if a is not None]

@@ -18,9 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.language import expressions, statements
+from engine.language import definitions, dunders, expressions, formatting, statements
 from engine.language.attributes import call_value_method
 from engine.language.budget import Budget
+from engine.language.calls import SHALLOW, bind, on_thread, stack_is_deep
+from engine.language.learner import Learner
 from engine.language.messages import REFUSED, refusal
 from engine.language.modules import Modules
 from engine.language.objects import (
@@ -41,12 +43,13 @@ from engine.language.objects import (
     Scope,
     Site,
     ValueMethod,
-    bind_arguments,
     describe,
 )
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number
-from engine.language.recorder import Recorder
+from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number, truth
+from engine.language.recorder import Recorder, Tagged
 from engine.language.source import Unit
+from engine.language.text import Console, string_op
+from engine.language.watch import Watch
 from engine.ops import OPS
 from engine.value import Value, overflow
 
@@ -61,11 +64,15 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.For: statements.on_for,
     ast.If: statements.on_if,
     ast.Return: statements.on_return,
-    ast.FunctionDef: statements.on_functiondef,
-    ast.ClassDef: statements.on_classdef,
-    ast.Import: statements.on_import,
-    ast.ImportFrom: statements.on_importfrom,
+    ast.FunctionDef: definitions.on_functiondef,
+    ast.ClassDef: definitions.on_classdef,
+    ast.Import: definitions.on_import,
+    ast.ImportFrom: definitions.on_importfrom,
+    ast.While: statements.on_while,
+    ast.Assert: statements.on_assert,
     ast.Pass: lambda ev, stmt, scope: None,
+    ast.Global: lambda ev, stmt, scope: None,  # read when the def is made: Function.declared
+    ast.Nonlocal: lambda ev, stmt, scope: None,
     ast.Break: lambda ev, stmt, scope: BREAK,
     ast.Continue: lambda ev, stmt, scope: CONTINUE,
     # Expressions: each returns its value.
@@ -84,6 +91,13 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.Tuple: expressions.on_tuple,
     ast.ListComp: expressions.on_listcomp,
     ast.GeneratorExp: expressions.on_genexp,
+    ast.SetComp: expressions.on_setcomp,
+    ast.DictComp: expressions.on_dictcomp,
+    ast.Set: expressions.on_set,
+    ast.Dict: expressions.on_dict,
+    ast.Lambda: definitions.on_lambda,
+    ast.JoinedStr: formatting.on_joinedstr,
+    ast.FormattedValue: formatting.on_formattedvalue,
 }
 
 
@@ -96,10 +110,21 @@ class Evaluator:
     """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
     checks that it is one where ``Modules`` is given it)."""
 
-    def __init__(self, unit: Unit, given: dict[str, float]) -> None:
+    def __init__(
+        self,
+        unit: Unit,
+        given: dict[str, float],
+        makes_values: bool = False,
+        nudge: tuple[int, float] | None = None,
+    ) -> None:
         self.budget = Budget()
         self.recorder = Recorder(self.budget, given)
         self.given = given  # input values by name, for names the program reads but never sets
+        self.makes_values = makes_values  # top-level numbers stay numbers until used (Tagged)
+        self.watch = Watch()  # what the program's own objects do
+        self.learner = Learner(self.budget, given, nudge)
+        self.console = Console()
+        self.ids: dict[int, tuple[object, int]] = {}  # id(): the run's own numbering
         self.modules = Modules(self)  # each made when the program first imports it
         self.notes: list[str] = []  # what was skipped that the user should know
         self.user_globals: dict[str, object] = {}  # the program's top-level names
@@ -181,32 +206,44 @@ class Evaluator:
         name: str,
     ) -> object:
         """Runs the body of the program's (or the prelude's) ``fn`` in a frame of its own,
-        recorded as a call named ``name``, so the graph can fold the values it made."""
+        recorded as a call named ``name``, so the graph can fold the values it made; a call
+        nested deep runs on a thread of its own (``calls``)."""
         caller = site.scope.frame
         span = site.span
         if instance is not None:
             args = [instance, *args]
-        defaults = dict(
-            zip(fn.params[len(fn.params) - len(fn.defaults) :], fn.defaults, strict=True)
-        )
         try:
-            values = bind_arguments(
-                name, fn.params, defaults, args, kwargs, int(instance is not None)
-            )
+            local = bind(fn, name, args, kwargs, int(instance is not None))
             self.budget.enter()
         except GradstepError as e:
             raise e.at(span) from None
         try:
             user = fn.unit is self.top.unit
             frame = Frame(fn.unit, CallRecord(name, span, caller.record), None if user else span)
-            scope = Scope(frame, dict(zip(fn.params, values, strict=True)), fn.closure, fn.module)
-            signal = self.block(fn.node.body, scope)
+            scope = Scope(frame, local, fn.closure, fn.module, fn.declared)
+            if self.budget.depth >= SHALLOW and stack_is_deep():
+                return on_thread(lambda: self._body(fn, scope))
+            return self._body(fn, scope)
         finally:
             self.budget.leave()
-        return frame.returned if signal is RETURN else None
+
+    def _body(self, fn: Function, scope: Scope) -> object:
+        body = fn.node.body
+        if type(body) is list:
+            signal = self.block(body, scope)
+            return scope.frame.returned if signal is RETURN else None
+        return self.evaluate(body, scope)  # type: ignore[arg-type]  # a lambda's expression
 
     def _construct(self, cls: Class, args: Args, kwargs: Kwargs, site: Site) -> Instance:
         instance = Instance(cls)
+        index = -1
+        if cls.own:
+            try:
+                self.budget.instance()
+            except GradstepError as e:
+                raise e.at(site.span) from None
+            self.watch.instance_made(instance, site.span, site.scope.frame.record)
+            index = len(self.watch.made) - 1
         init = cls.lookup("__init__")
         if type(init) is Function:
             self.invoke(init, instance, args, kwargs, site, cls.name)
@@ -214,7 +251,40 @@ class Evaluator:
             raise GradstepError(
                 f"{cls.name}() takes no arguments: it has no __init__", "arity", site.span
             )
+        if index >= 0:
+            self.learner.made(index, instance)
         return instance
+
+    def kept_call(
+        self, owner: Instance, attr: str, fn: Function, args: Args, kwargs: Kwargs, site: Site
+    ) -> object:
+        """``owner.attr(...)`` where ``attr`` holds a function of its own (``_backward``):
+        watched, with the writes it makes."""
+        i = self.watch.call_started(owner, attr, fn, site.span)
+        try:
+            return self.invoke(fn, None, args, kwargs, site, fn.name)
+        finally:
+            self.watch.call_ended(i)
+
+    # What builtins ask of the program's own objects ---------------------------------------
+
+    def truth(self, x: object, site: Site) -> bool:
+        try:
+            return truth(x)
+        except GradstepError as e:
+            raise e.at(site.span) from None
+
+    def less(self, a: object, b: object, site: Site) -> bool:
+        """``a < b`` as the program means it (an instance's ``__lt__``)."""
+        if type(a) is Instance or type(b) is Instance:
+            return self.truth(dunders.compare(self, ast.Lt, a, b, site), site)
+        if isinstance(a, int | float) and isinstance(b, int | float):
+            return a < b
+        if (isinstance(a, str) and isinstance(b, str)) or (
+            isinstance(a, tuple) and isinstance(b, tuple)
+        ):
+            return a < b  # type: ignore[operator]
+        raise GradstepError(f"< cannot order {describe(a)} and {describe(b)}", "type", site.span)
 
     # Operators: every binary one goes through ``arith`` (unary ones: expressions.on_unaryop)
 
@@ -231,6 +301,8 @@ class Evaluator:
         lists and arrays; ``operands`` locate the constants a plain number becomes (else
         ``node``)."""
         if type(a) is Value or type(b) is Value:
+            if type(a) is Instance or type(b) is Instance:
+                raise dunders.mixes(a, b, SYMBOLS.get(op, "?")).at(scope.frame.where(node))
             name = BINARY.get(op)
             if name is None:
                 raise GradstepError(
@@ -240,7 +312,11 @@ class Evaluator:
                     span=scope.frame.where(node),
                 )
             return self.graph(name, (a, b), scope, node, operands or (node, node))
+        if type(a) is Instance or type(b) is Instance:
+            return dunders.binary(self, op, a, b, Site(node, scope))
         try:
+            if type(a) is str or type(b) is str:
+                return string_op(self, op, a, b, Site(node, scope))
             return arithmetic(op, a, b, self.budget)
         except GradstepError as e:
             raise e.at(scope.frame.where(node)) from None
@@ -259,6 +335,9 @@ class Evaluator:
         values = []
         for x, where in zip(operands, nodes, strict=True):
             if type(x) is not Value:
+                if isinstance(x, Tagged):  # a top-level number meets a value: an input
+                    values.append(self.recorder.tagged(x))
+                    continue
                 if not is_number(x):
                     raise GradstepError(
                         f"{OPS[name].symbol} cannot combine a value with {describe(x)}",

@@ -15,10 +15,22 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
+from engine.language import dunders
 from engine.language.attributes import attribute
 from engine.language.builtins import BUILTINS
+from engine.language.containers import key
 from engine.language.messages import lookalike, no_value, unknown_function
-from engine.language.objects import MISSING, Ignored, Lazy, Scope, Site, describe
+from engine.language.objects import (
+    MISSING,
+    Function,
+    Ignored,
+    Instance,
+    Lazy,
+    Scope,
+    Set,
+    Site,
+    describe,
+)
 from engine.language.operators import collect, compare, index, is_number, negate, truth, walk
 from engine.value import Value
 
@@ -87,7 +99,9 @@ def on_unaryop(ev: Evaluator, node: ast.UnaryOp, scope: Scope) -> object:
         operand = operand.operand
     x = ev.evaluate(operand, scope)
     for n in reversed(chain):
-        if isinstance(n.op, ast.Not):
+        if type(x) is Instance and not isinstance(n.op, ast.Not):
+            x = dunders.unary(ev, type(n.op), x, Site(n, scope))
+        elif isinstance(n.op, ast.Not):
             x = not is_true(x, n, scope)
         elif isinstance(n.op, ast.USub):
             if isinstance(x, Value):
@@ -122,10 +136,19 @@ def on_boolop(ev: Evaluator, node: ast.BoolOp, scope: Scope) -> object:
     return x
 
 
-def on_compare(ev: Evaluator, node: ast.Compare, scope: Scope) -> bool:
+def on_compare(ev: Evaluator, node: ast.Compare, scope: Scope) -> object:
     left = ev.evaluate(node.left, scope)
     for op, comparator in zip(node.ops, node.comparators, strict=True):
         right = ev.evaluate(comparator, scope)
+        kind = type(op)
+        if (type(left) is Instance or type(right) is Instance) and kind in dunders.COMPARE_METHODS:
+            result = dunders.compare(ev, kind, left, right, Site(node, scope))
+            if len(node.ops) == 1:
+                return result  # what __lt__ returned, as Python gives it
+            if not is_true(result, node, scope):
+                return False
+            left = right
+            continue
         try:
             if not compare(op, left, right, ev.budget):
                 return False
@@ -146,7 +169,13 @@ def on_ifexp(ev: Evaluator, node: ast.IfExp, scope: Scope) -> object:
 def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
     f = node.func
     if type(f) is ast.Attribute:
-        func = attribute(ev.evaluate(f.value, scope), f.attr, f, scope, node)
+        obj = ev.evaluate(f.value, scope)
+        if type(obj) is Instance:
+            kept = obj.attrs.get(f.attr, MISSING)
+            if type(kept) is Function:  # node._backward(): a function the object keeps
+                args, kwargs = arguments(ev, node, scope)
+                return ev.kept_call(obj, f.attr, kept, args, kwargs, Site(node, scope))
+        func = attribute(obj, f.attr, f, scope, node)
     elif type(f) is ast.Name:
         func = on_name(ev, f, scope, called=True)
     else:
@@ -157,14 +186,36 @@ def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
 def call_node(ev: Evaluator, func: object, node: ast.Call, scope: Scope) -> object:
     """``func`` called with the arguments written in ``node``."""
     if type(func) is Ignored:
-        return None  # print(...), plt.plot(...): the arguments are not even evaluated
-    args = [ev.evaluate(a, scope) for a in node.args]
-    kwargs = (
-        {kw.arg or "": ev.evaluate(kw.value, scope) for kw in node.keywords}
-        if node.keywords
-        else {}
-    )
+        return None  # plt.plot(...): the arguments are not even evaluated
+    args, kwargs = arguments(ev, node, scope)
     return ev.call(func, args, kwargs, Site(node, scope))
+
+
+def arguments(
+    ev: Evaluator, node: ast.Call, scope: Scope
+) -> tuple[list[object], dict[str, object]]:
+    """The values of a call's arguments, ``*xs`` and ``**options`` spread out."""
+    args: list[object] = []
+    for a in node.args:
+        if type(a) is ast.Starred:
+            args.extend(collect(ev.evaluate(a.value, scope), "*", ev.budget))
+        else:
+            args.append(ev.evaluate(a, scope))
+    if not node.keywords:
+        return args, {}
+    kwargs: dict[str, object] = {}
+    for kw in node.keywords:
+        value = ev.evaluate(kw.value, scope)
+        if kw.arg is not None:
+            kwargs[kw.arg] = value
+        elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            ev.budget.bulk(len(value))
+            kwargs.update(value)
+        else:
+            raise GradstepError(
+                f"** takes a dict of names, not {describe(value)}", "type", scope.frame.where(kw)
+            )
+    return args, kwargs
 
 
 def on_attribute(ev: Evaluator, node: ast.Attribute, scope: Scope) -> object:
@@ -205,13 +256,63 @@ def on_listcomp(ev: Evaluator, node: ast.ListComp, scope: Scope) -> list[object]
     return collect(Lazy("list", _generate(ev, node, scope)), "this comprehension", ev.budget)
 
 
+def on_setcomp(ev: Evaluator, node: ast.SetComp, scope: Scope) -> Set:
+    out = Set()
+    for x in _generate(ev, node, scope):
+        out.items[key(x)] = None
+        if len(out.items) > 1000:
+            ev.budget.size(len(out.items), "this set")
+    return out
+
+
+def on_dictcomp(ev: Evaluator, node: ast.DictComp, scope: Scope) -> dict[object, object]:
+    out: dict[object, object] = {}
+    for pair in _generate(ev, node, scope):
+        assert isinstance(pair, tuple)
+        k, v = pair
+        out[key(k)] = v
+        if len(out) > 1000:
+            ev.budget.size(len(out), "this dict")
+    return out
+
+
+def on_set(ev: Evaluator, node: ast.Set, scope: Scope) -> Set:
+    out = Set()
+    for e in node.elts:
+        x = ev.evaluate(e, scope)
+        try:
+            out.items[key(x)] = None
+        except GradstepError as err:
+            raise err.at(scope.frame.where(e)) from None
+    return out
+
+
+def on_dict(ev: Evaluator, node: ast.Dict, scope: Scope) -> dict[object, object]:
+    out: dict[object, object] = {}
+    for k, v in zip(node.keys, node.values, strict=True):
+        value = ev.evaluate(v, scope)
+        if k is None:  # {**other}
+            if not isinstance(value, dict):
+                raise GradstepError(f"** takes a dict, not {describe(value)}", "type")
+            ev.budget.bulk(len(value))
+            ev.budget.size(len(out) + len(value), "this dict")
+            out.update(value)
+            continue
+        try:
+            out[key(ev.evaluate(k, scope))] = value
+        except GradstepError as err:
+            raise err.at(scope.frame.where(k)) from None
+    return out
+
+
 def on_genexp(ev: Evaluator, node: ast.GeneratorExp, scope: Scope) -> Lazy:
     return Lazy("generator", _generate(ev, node, scope))
 
 
-def _generate(
-    ev: Evaluator, node: ast.ListComp | ast.GeneratorExp, scope: Scope
-) -> Iterator[object]:
+Comprehension = ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp
+
+
+def _generate(ev: Evaluator, node: Comprehension, scope: Scope) -> Iterator[object]:
     inner = Scope(scope.frame, {}, scope, scope.globals)
     try:
         yield from _comprehend(ev, node, 0, scope, inner)
@@ -221,7 +322,7 @@ def _generate(
 
 def _comprehend(
     ev: Evaluator,
-    node: ast.ListComp | ast.GeneratorExp,
+    node: Comprehension,
     level: int,
     outer: Scope,
     inner: Scope,
@@ -233,8 +334,10 @@ def _comprehend(
         if all(is_true(ev.evaluate(c, inner), c, inner) for c in generator.ifs):
             if level + 1 < len(node.generators):
                 yield from _comprehend(ev, node, level + 1, outer, inner)
+            elif type(node) is ast.DictComp:
+                yield ev.evaluate(node.key, inner), ev.evaluate(node.value, inner)
             else:
-                yield ev.evaluate(node.elt, inner)
+                yield ev.evaluate(node.elt, inner)  # type: ignore[union-attr]
 
 
 def bind(ev: Evaluator, target: ast.expr, value: object, scope: Scope) -> None:

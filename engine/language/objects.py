@@ -57,9 +57,10 @@ class Frame:
 
 class Scope:
     """Names visible at one point: a function's locals (or a comprehension's targets), the
-    enclosing scopes, then the unit's globals."""
+    enclosing scopes, then the unit's globals. ``declared``: the names the function declares
+    ``global`` or ``nonlocal``, which assignments bind there instead of in ``vars``."""
 
-    __slots__ = ("frame", "globals", "outer", "vars")
+    __slots__ = ("declared", "frame", "globals", "outer", "vars")
 
     def __init__(
         self,
@@ -67,11 +68,26 @@ class Scope:
         variables: dict[str, object],
         outer: Scope | None,
         module: dict[str, object],
+        declared: dict[str, str] | None = None,
     ) -> None:
         self.frame = frame
         self.vars = variables
         self.outer = outer
         self.globals = module
+        self.declared = declared
+
+    def store(self, name: str, value: object) -> None:
+        """``name = value`` in this scope, or where ``global``/``nonlocal`` sends it."""
+        how = self.declared.get(name) if self.declared is not None else None
+        if how is None:
+            self.vars[name] = value
+        elif how == "global":
+            self.globals[name] = value
+        else:
+            scope = self.outer
+            while scope is not None and name not in scope.vars:
+                scope = scope.outer
+            (scope.vars if scope is not None else self.globals)[name] = value
 
     def lookup(self, name: str) -> object:
         scope: Scope | None = self
@@ -99,13 +115,28 @@ class Site:
 
 @dataclass(eq=False, slots=True)
 class Function:
+    """A ``def`` or a ``lambda`` of the program (or of the prelude)."""
+
     name: str
-    node: ast.FunctionDef
+    node: ast.FunctionDef | ast.Lambda  # a lambda's body is one expression, its value returned
     params: tuple[str, ...]
     defaults: tuple[object, ...]  # for the last len(defaults) params
     unit: Unit
     module: dict[str, object]  # the globals of the unit it was defined in
     closure: Scope | None  # the enclosing function's scope, for a def inside a def
+    extra: Parameters | None = None  # *args, keyword-only parameters, **kwargs, if any
+    declared: dict[str, str] | None = None  # name -> "global" or "nonlocal" in its body
+
+
+@dataclass(frozen=True, slots=True)
+class Parameters:
+    """What a definition takes besides plain parameters: ``*args``, keyword-only parameters
+    (with their defaults) and ``**kwargs``."""
+
+    varargs: str | None
+    kwonly: tuple[str, ...]
+    kwdefaults: dict[str, object]
+    kwargs: str | None
 
 
 @dataclass(eq=False, slots=True)
@@ -113,6 +144,10 @@ class Class:
     name: str
     bases: tuple[Class, ...]
     attrs: dict[str, object]
+    own: bool = True  # the program's (watched), not the prelude's
+
+    def is_subclass(self, other: Class) -> bool:
+        return self is other or any(base.is_subclass(other) for base in self.bases)
 
     def lookup(self, name: str) -> object:
         """``name`` in this class or, depth first, in its bases (enough for single inheritance)."""
@@ -129,6 +164,16 @@ class Class:
 class Instance:
     cls: Class
     attrs: dict[str, object] = field(default_factory=dict)
+
+
+class Set:
+    """A set of the program: a dict's keys, so that it iterates in insertion order (a graph
+    built by walking one is the same on every run); objects of the program hash by identity."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict[object, None] | None = None) -> None:
+        self.items: dict[object, None] = items if items is not None else {}
 
 
 @dataclass(eq=False, slots=True)
@@ -225,6 +270,11 @@ def describe(obj: object) -> str:
     names: dict[type, str] = {list: "a list", tuple: "a tuple", str: "a string", range: "a range"}
     if isinstance(obj, Array):
         return "an array"
+    if isinstance(obj, Set):
+        return "a set"
+    if obj is NotImplemented:
+        return "NotImplemented"
+    names[dict] = "a dict"
     return names.get(type(obj), f"a {type(obj).__name__}")
 
 
