@@ -3,14 +3,19 @@ interpreter, building a Value graph through the op table. User text is never eva
 compiled, executed or imported by Python.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``source``), the shape of every statement and the names nothing assigns (``check``, with the
-texts of ``messages``), then running the program under its budget (``evaluator``, with its
-handlers in ``statements`` and ``expressions``), which builds the graph (``recorder``).
+(``source``), the shape of every statement and the names nothing assigns (``check``, with
+``visible`` and the texts of ``messages``), then running the program under its budget
+(``evaluator``, with its handlers in ``statements``, ``definitions``, ``expressions``,
+``literals`` and ``formatting``, its operators in ``operations``, its calls in ``calls``), which
+builds the graph of gradstep's values (``recorder``) or watches the program's own objects
+(``watch``, ``learner``: a learner's own class Value, parsed into an ``OwnProgram``).
 
 What the running program works with: its objects and scopes (``objects``), their attributes
-(``attributes``), operators and walks on plain values (``operators``), the builtins and the
-modules it can import, micrograd.nn among them (``builtins``, ``modules``, ``array``), and the
-limits on its work (``budget``).
+(``attributes``), operators and walks on plain values (``operators``), operator methods of its
+own classes (``dunders``), lists, dicts and sets (``containers``), strings, printing and
+formatting (``text``, ``strings``), the builtins and the modules it can import, micrograd.nn
+among them (``builtins``, ``functions``, ``modules``, ``npmodule``, ``nprandom``, ``array``),
+and the limits on its work (``budget``).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from engine.errors import GradstepError
 from engine.language.array import Array
 from engine.language.budget import Budget
+from engine.language.calls import bind_arguments
 from engine.language.functions import MORE
 from engine.language.objects import (
     Args,
@@ -26,7 +27,6 @@ from engine.language.objects import (
     Scope,
     Set,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import as_float, collect, is_number, walk

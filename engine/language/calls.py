@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 
 from engine.errors import GradstepError
-from engine.language.objects import Function, Kwargs, bind_arguments
+from engine.language.objects import Function, Kwargs
 
 HEADROOM = 400  # Python frames kept free below the recursion limit on every thread
 SHALLOW = 8  # calls of the program nested less deep than this never check the stack
@@ -94,3 +94,40 @@ def on_thread(run: Callable[[], object]) -> object:
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+def bind_arguments(
+    name: str,
+    params: tuple[str, ...],
+    defaults: dict[str, object],
+    args: list[object],
+    kwargs: dict[str, object],
+    shown: int = 0,
+) -> list[object]:
+    """Python's binding of a call's arguments to ``params`` (``shown``: how many leading
+    parameters, such as ``self``, the user does not pass), with the error a student can act on."""
+    if not kwargs and len(args) == len(params):
+        return args
+    if len(args) > len(params):
+        listed = ", ".join(params[shown:])
+        raise GradstepError(
+            f"{name}() takes {_count(len(params) - shown)} ({listed}), not {len(args) - shown}",
+            kind="arity",
+        )
+    bound: dict[str, object] = dict(zip(params, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in params or params.index(key) < shown:
+            raise GradstepError(f"{name}() has no parameter named {key}", kind="arity")
+        if key in bound:
+            raise GradstepError(f"{name}() got two values for {key}", kind="arity")
+        bound[key] = value
+    for param in params:
+        if param not in bound:
+            if param not in defaults:
+                raise GradstepError(f"{name}() needs a value for {param}", kind="arity")
+            bound[param] = defaults[param]
+    return [bound[p] for p in params]
+
+
+def _count(n: int) -> str:
+    return {0: "no arguments", 1: "one argument"}.get(n, f"{n} arguments")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
@@ -25,48 +24,7 @@ from engine.language.messages import (
     unknown_function,
 )
 from engine.language.source import Unit
-
-
-@dataclass(frozen=True, slots=True)
-class _Visible:
-    """Names bound in a function, comprehension or class body, and the scope around it."""
-
-    names: frozenset[str]
-    outer: _Visible | None
-    is_class: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Where:
-    visible: _Visible | None  # None: the module's top level
-    function: bool = False
-    loop: bool = False
-    top: int | None = None  # the index of a top-level statement run once, in order
-    in_class: bool = False
-
-
-def _bound(body: Iterable[ast.stmt]) -> set[str]:
-    """Names a block binds, not counting nested functions' and classes' bodies."""
-    names: set[str] = set()
-    stack = list(body)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
-            names.add(stmt.name)
-        elif isinstance(stmt, ast.Import | ast.ImportFrom):
-            names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
-        else:
-            single = getattr(stmt, "target", None)
-            targets = list(stmt.targets) if isinstance(stmt, ast.Assign) else [single]
-            while targets:  # names and tuples of them; not self.w = ..., nor xs[0] = ...
-                target = targets.pop()
-                if isinstance(target, ast.Name):
-                    names.add(target.id)
-                elif isinstance(target, ast.Tuple | ast.List):
-                    targets.extend(target.elts)
-            stack.extend(getattr(stmt, "body", ()))
-            stack.extend(getattr(stmt, "orelse", ()))
-    return names
+from engine.language.visible import Visible, Where, bound, internal, parameters
 
 
 class Checker:
@@ -81,12 +39,12 @@ class Checker:
 
     def check(self, tree: ast.Module) -> None:
         for i, stmt in enumerate(tree.body):
-            for name in _bound([stmt]):
+            for name in bound([stmt]):
                 self.module.setdefault(name, (i, stmt.lineno))
             if isinstance(stmt, ast.Import | ast.ImportFrom):
                 self._ignored_imports(stmt)
-        stack: list[tuple[ast.AST, _Where]] = [
-            (stmt, _Where(None, top=i)) for i, stmt in reversed(list(enumerate(tree.body)))
+        stack: list[tuple[ast.AST, Where]] = [
+            (stmt, Where(None, top=i)) for i, stmt in reversed(list(enumerate(tree.body)))
         ]
         while stack:
             node, where = stack.pop()
@@ -109,7 +67,7 @@ class Checker:
             if module.split(".")[0] in ("matplotlib", "graphviz"):
                 self.ignored.add(alias.asname or alias.name.split(".")[0])
 
-    def _visit(self, node: ast.AST, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _visit(self, node: ast.AST, where: Where) -> list[tuple[ast.AST, Where]]:
         """Checks ``node`` and returns its children to check, in source order."""
         if type(node) in REFUSED:
             raise refusal(self.span(node), *REFUSED[type(node)])
@@ -119,7 +77,7 @@ class Checker:
             self._name(node, where)
         elif isinstance(node, ast.Call):
             return self._call(node, where)
-        elif isinstance(node, ast.Attribute) and _internal(node.attr):
+        elif isinstance(node, ast.Attribute) and internal(node.attr):
             raise refusal(
                 self.span(node), f"the attribute .{node.attr}", "it is Python's internals"
             )
@@ -144,13 +102,13 @@ class Checker:
             self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
         )
 
-    def _name(self, node: ast.Name, where: _Where, called: bool = False) -> None:
-        if _internal(node.id):
+    def _name(self, node: ast.Name, where: Where, called: bool = False) -> None:
+        if internal(node.id):
             raise refusal(self.span(node), f"the dunder name {node.id}", "it is Python's internals")
         if isinstance(node.ctx, ast.Load) and not self._resolves(node, where):
             self.free.setdefault(node.id, (self.span(node), called))
 
-    def _resolves(self, node: ast.Name, where: _Where) -> bool:
+    def _resolves(self, node: ast.Name, where: Where) -> bool:
         visible = where.visible
         while visible is not None:
             if node.id in visible.names:
@@ -168,7 +126,7 @@ class Checker:
             )
         return index < where.top or node.id in BUILTINS  # x = x + 1 reads x before binding it
 
-    def _call(self, node: ast.Call, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _call(self, node: ast.Call, where: Where) -> list[tuple[ast.AST, Where]]:
         root = node.func
         while isinstance(root, ast.Attribute):
             root = root.value
@@ -177,7 +135,7 @@ class Checker:
         args = [a.value if isinstance(a, ast.Starred) else a for a in node.args]  # f(*xs)
         children = [*args, *(kw.value for kw in node.keywords)]
         if isinstance(node.func, ast.Name):
-            if _internal(node.func.id):  # __import__('os'): the whole call is refused
+            if internal(node.func.id):  # __import__('os'): the whole call is refused
                 raise refusal(
                     self.span(node), f"the dunder name {node.func.id}", "it is Python's internals"
                 )
@@ -186,12 +144,12 @@ class Checker:
         return [(child, where) for child in (node.func, *children)]
 
     def _comprehension(
-        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, where: _Where
-    ) -> list[tuple[ast.AST, _Where]]:
+        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, where: Where
+    ) -> list[tuple[ast.AST, Where]]:
         targets = [g.target for g in node.generators]
         names = frozenset(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        inner = _Where(_Visible(names, where.visible), where.function, where.loop, None, False)
-        children: list[tuple[ast.AST, _Where]] = []
+        inner = Where(Visible(names, where.visible), where.function, where.loop, None, False)
+        children: list[tuple[ast.AST, Where]] = []
         for i, generator in enumerate(node.generators):
             if generator.is_async:
                 raise refusal(self.span(node), "async code", "write plain loops")
@@ -206,7 +164,7 @@ class Checker:
         for n in ast.walk(target):
             if isinstance(n, ast.Starred):
                 raise refusal(self.span(n), "starred unpacking", "unpack into names one by one")
-            if isinstance(n, ast.Name) and _internal(n.id):
+            if isinstance(n, ast.Name) and internal(n.id):
                 raise refusal(self.span(n), f"the dunder name {n.id}", "it is Python's internals")
         allowed: tuple[type[ast.AST], ...] = (ast.Name, ast.Tuple, ast.List)
         if not for_loop:
@@ -217,9 +175,9 @@ class Checker:
         ):
             raise refusal(self.span(target), "assigning to this", "assign to names")
 
-    def _statement(self, node: ast.stmt, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _statement(self, node: ast.stmt, where: Where) -> list[tuple[ast.AST, Where]]:
         span = self.span(node)
-        nested = _Where(where.visible, where.function, where.loop, None, where.in_class)
+        nested = Where(where.visible, where.function, where.loop, None, where.in_class)
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
             if skipped(node, where.visible is None):
                 return []  # the lecture's draw_dot and trace: never run
@@ -246,7 +204,7 @@ class Checker:
             if isinstance(target, ast.Name) and not self._resolves(target, where):
                 self.free.setdefault(target.id, (self.span(target), False))  # c += 1 reads c
         elif isinstance(node, ast.While):
-            looping = _Where(where.visible, where.function, True, None, where.in_class)
+            looping = Where(where.visible, where.function, True, None, where.in_class)
             return [
                 (node.test, where),
                 *((s, looping) for s in node.body),
@@ -254,7 +212,7 @@ class Checker:
             ]
         elif isinstance(node, ast.For):
             self._target(node.target, for_loop=True)
-            looping = _Where(where.visible, where.function, True, None, where.in_class)
+            looping = Where(where.visible, where.function, True, None, where.in_class)
             body = [(s, looping) for s in node.body]
             return [
                 (node.target, nested),
@@ -275,28 +233,28 @@ class Checker:
         ]
 
     def _function(
-        self, node: ast.FunctionDef, where: _Where, span: Span
-    ) -> list[tuple[ast.AST, _Where]]:
-        if _internal(node.name):
+        self, node: ast.FunctionDef, where: Where, span: Span
+    ) -> list[tuple[ast.AST, Where]]:
+        if internal(node.name):
             listed = ", ".join(sorted(OPERATOR_METHODS))
             raise refusal(span, f"defining {node.name}", f"a program may define {listed}")
-        names = _parameters(node.args)
-        if any(_internal(n) for n in names):
+        names = parameters(node.args)
+        if any(internal(n) for n in names):
             raise refusal(span, "a dunder parameter name", "name it without leading underscores")
         outer = where.visible
         while outer is not None and outer.is_class:  # methods do not see the class body
             outer = outer.outer
-        inside = _Where(_Visible(frozenset(names) | _bound(node.body), outer), function=True)
+        inside = Where(Visible(frozenset(names) | bound(node.body), outer), function=True)
         defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
         return [*((d, where) for d in defaults), *((s, inside) for s in node.body)]
 
-    def _lambda(self, node: ast.Lambda, where: _Where) -> list[tuple[ast.AST, _Where]]:
-        names = _parameters(node.args)
-        inside = _Where(_Visible(frozenset(names), where.visible), function=True)
+    def _lambda(self, node: ast.Lambda, where: Where) -> list[tuple[ast.AST, Where]]:
+        names = parameters(node.args)
+        inside = Where(Visible(frozenset(names), where.visible), function=True)
         defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
         return [*((d, where) for d in defaults), (node.body, inside)]
 
-    def _class(self, node: ast.ClassDef, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _class(self, node: ast.ClassDef, where: Where) -> list[tuple[ast.AST, Where]]:
         if node.keywords:
             raise refusal(self.span(node), "class keywords (metaclass=...)", "remove them")
         for item in node.body:
@@ -305,16 +263,5 @@ class Checker:
                 raise refusal(
                     self.span(item), "this statement in a class body", "move it into a method"
                 )
-        body = _Where(_Visible(frozenset(_bound(node.body)), where.visible, True), in_class=True)
+        body = Where(Visible(frozenset(bound(node.body)), where.visible, True), in_class=True)
         return [*((b, where) for b in node.bases), *((s, body) for s in node.body)]
-
-
-def _internal(name: str) -> bool:
-    """A dunder name that is Python's internals (__class__, __import__), not one of the
-    operator methods a program may define and name (__add__, __repr__)."""
-    return name.startswith("__") and name not in OPERATOR_METHODS
-
-
-def _parameters(args: ast.arguments) -> list[str]:
-    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-    return names + [a.arg for a in (args.vararg, args.kwarg) if a is not None]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
 from engine.language.array import Array
+from engine.language.calls import bind_arguments
 from engine.language.objects import (
     MISSING,
     Args,
@@ -18,7 +19,6 @@ from engine.language.objects import (
     Kwargs,
     Set,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import collect
@@ -51,10 +51,7 @@ def key(k: object) -> object:
 
 
 def make_set(m: Machine, items: object) -> Set:
-    out = Set()
-    for x in collect(items, "set()", m.budget):
-        out.items[key(x)] = None
-    return out
+    return Set({key(x): None for x in collect(items, "set()", m.budget)})
 
 
 def make_dict(m: Machine, items: object, kwargs: Kwargs) -> dict[object, object]:

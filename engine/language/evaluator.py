@@ -13,12 +13,11 @@ run time the imports go one way: from here to them.
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.language import definitions, dunders, expressions, formatting, statements
+from engine.language import definitions, expressions, formatting, literals, statements
 from engine.language.attributes import call_value_method
 from engine.language.budget import Budget
 from engine.language.calls import SHALLOW, bind, on_thread, stack_is_deep
@@ -45,13 +44,11 @@ from engine.language.objects import (
     ValueMethod,
     describe,
 )
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number, truth
-from engine.language.recorder import Recorder, Tagged
+from engine.language.operations import Operations
+from engine.language.recorder import Recorder
 from engine.language.source import Unit
-from engine.language.text import Console, string_op
+from engine.language.text import Console
 from engine.language.watch import Watch
-from engine.ops import OPS
-from engine.value import Value, overflow
 
 NOTHING = object()  # no expression or assignment has run yet
 Handler = Callable[["Evaluator", Any, Scope], object]  # (evaluator, its node, scope) -> result
@@ -85,16 +82,16 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.IfExp: expressions.on_ifexp,
     ast.Call: expressions.on_call,
     ast.Attribute: expressions.on_attribute,
-    ast.Subscript: expressions.on_subscript,
-    ast.Slice: expressions.on_slice,
-    ast.List: expressions.on_list,
-    ast.Tuple: expressions.on_tuple,
-    ast.ListComp: expressions.on_listcomp,
-    ast.GeneratorExp: expressions.on_genexp,
-    ast.SetComp: expressions.on_setcomp,
-    ast.DictComp: expressions.on_dictcomp,
-    ast.Set: expressions.on_set,
-    ast.Dict: expressions.on_dict,
+    ast.Subscript: literals.on_subscript,
+    ast.Slice: literals.on_slice,
+    ast.List: literals.on_list,
+    ast.Tuple: literals.on_tuple,
+    ast.ListComp: literals.on_listcomp,
+    ast.GeneratorExp: literals.on_genexp,
+    ast.SetComp: literals.on_setcomp,
+    ast.DictComp: literals.on_dictcomp,
+    ast.Set: literals.on_set,
+    ast.Dict: literals.on_dict,
     ast.Lambda: definitions.on_lambda,
     ast.JoinedStr: formatting.on_joinedstr,
     ast.FormattedValue: formatting.on_formattedvalue,
@@ -106,9 +103,9 @@ def refuse(ev: Evaluator, node: ast.AST, scope: Scope) -> object:
     raise refusal(scope.frame.where(node), *REFUSED.get(type(node), ("this", "remove it")))
 
 
-class Evaluator:
+class Evaluator(Operations):
     """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
-    checks that it is one where ``Modules`` is given it)."""
+    checks that it is one where ``Modules`` is given it); its operators are ``Operations``'."""
 
     def __init__(
         self,
@@ -265,102 +262,3 @@ class Evaluator:
             return self.invoke(fn, None, args, kwargs, site, fn.name)
         finally:
             self.watch.call_ended(i)
-
-    # What builtins ask of the program's own objects ---------------------------------------
-
-    def truth(self, x: object, site: Site) -> bool:
-        try:
-            return truth(x)
-        except GradstepError as e:
-            raise e.at(site.span) from None
-
-    def less(self, a: object, b: object, site: Site) -> bool:
-        """``a < b`` as the program means it (an instance's ``__lt__``)."""
-        if type(a) is Instance or type(b) is Instance:
-            return self.truth(dunders.compare(self, ast.Lt, a, b, site), site)
-        if isinstance(a, int | float) and isinstance(b, int | float):
-            return a < b
-        if (isinstance(a, str) and isinstance(b, str)) or (
-            isinstance(a, tuple) and isinstance(b, tuple)
-        ):
-            return a < b  # type: ignore[operator]
-        raise GradstepError(f"< cannot order {describe(a)} and {describe(b)}", "type", site.span)
-
-    # Operators: every binary one goes through ``arith`` (unary ones: expressions.on_unaryop)
-
-    def arith(
-        self,
-        op: type[ast.operator],
-        a: object,
-        b: object,
-        scope: Scope,
-        node: ast.AST,
-        operands: tuple[ast.AST, ast.AST] | None = None,
-    ) -> object:
-        """``a op b``: with a Value among them a node of the graph, else plain Python on numbers,
-        lists and arrays; ``operands`` locate the constants a plain number becomes (else
-        ``node``)."""
-        if type(a) is Value or type(b) is Value:
-            if type(a) is Instance or type(b) is Instance:
-                raise dunders.mixes(a, b, SYMBOLS.get(op, "?")).at(scope.frame.where(node))
-            name = BINARY.get(op)
-            if name is None:
-                raise GradstepError(
-                    f"{SYMBOLS.get(op, '?')} with a value is not supported: it has no gradient "
-                    "(use .data for the plain number)",
-                    kind="unsupported",
-                    span=scope.frame.where(node),
-                )
-            return self.graph(name, (a, b), scope, node, operands or (node, node))
-        if type(a) is Instance or type(b) is Instance:
-            return dunders.binary(self, op, a, b, Site(node, scope))
-        try:
-            if type(a) is str or type(b) is str:
-                return string_op(self, op, a, b, Site(node, scope))
-            return arithmetic(op, a, b, self.budget)
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-
-    def graph(
-        self,
-        name: str,
-        operands: tuple[object, ...],
-        scope: Scope,
-        node: ast.AST,
-        nodes: tuple[ast.AST, ...],
-    ) -> Value:
-        """The op ``name`` as a node of the graph; a plain number among the ``operands``
-        becomes a constant, located at its own node in ``nodes``."""
-        frame = scope.frame
-        values = []
-        for x, where in zip(operands, nodes, strict=True):
-            if type(x) is not Value:
-                if isinstance(x, Tagged):  # a top-level number meets a value: an input
-                    values.append(self.recorder.tagged(x))
-                    continue
-                if not is_number(x):
-                    raise GradstepError(
-                        f"{OPS[name].symbol} cannot combine a value with {describe(x)}",
-                        kind="type",
-                        span=frame.where(node),
-                    )
-                x = self.recorder.constant(as_float(x, name), frame.where(where), frame.record)
-            values.append(x)
-        return self.recorder.op(name, tuple(values), frame.where(node), frame.record)
-
-    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object:
-        """An op of the table on one operand: a node for a value, a number for a number."""
-        if isinstance(x, Value):
-            return self.recorder.op(name, (x,), scope.frame.where(node), scope.frame.record)
-        if not is_number(x):
-            raise GradstepError(f"{name}() takes a number or a value, not {describe(x)}", "type")
-        a = as_float(x, name)
-        try:
-            out: float = OPS[name].eval(a)[0]
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-        except OverflowError:
-            out = math.inf
-        if not math.isfinite(out):
-            raise overflow(OPS[name], (a,)).at(scope.frame.where(node))
-        return out

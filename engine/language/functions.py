@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.errors import GradstepError
 from engine.language import dunders
 from engine.language.array import Array
+from engine.language.calls import bind_arguments
 from engine.language.containers import make_dict, make_set, sort
 from engine.language.objects import (
     MISSING,
@@ -25,7 +26,6 @@ from engine.language.objects import (
     Lazy,
     Set,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import collect, is_number, walk

@@ -3,7 +3,8 @@ construct it does not run with what works instead (a try statement is refused wi
 stops at the first error and shows where"), how names read in errors (look-alike letters
 spelled out, a hint for a typo, what to say for a name with no value); and gradstep's
 conventions for pasted lecture code (the lecture's graphviz helpers that are skipped, with a
-note saying so, and which numbers become inputs). One place for these, so that the shape check and the evaluator say the same."""
+note saying so, and which numbers become inputs). One place for these, so that the shape check
+and the evaluator say the same."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from engine import datasets
 from engine.errors import GradstepError, Span
 from engine.language.array import Array, from_lists
 from engine.language.builtins import BUILTINS, Machine
+from engine.language.calls import bind_arguments
 from engine.language.npmodule import NUMPY, functions, random_functions
 from engine.language.nprandom import LegacyRandom
 from engine.language.objects import (
@@ -27,7 +28,6 @@ from engine.language.objects import (
     ModuleObject,
     Scope,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import as_float

@@ -1,9 +1,9 @@
 """What a program holds and where it is. The kinds of object it can hold besides numbers,
-strings, lists, tuples, None and Values: its own functions, classes and instances, and what
-gradstep provides (builtins, modules, the tiny numpy ``Array``). None of them wraps a Python
-object of the server: a program reaches only what is listed here. And where the evaluator is:
-which call (a frame) and which names are visible (a scope chain); with ``describe`` (what an
-object is, for an error) and ``bind_arguments`` (Python's binding of a call's arguments).
+strings, lists, tuples, None and Values: its own functions, classes and instances, its sets,
+and what gradstep provides (builtins, modules, the tiny numpy ``Array``). None of them wraps a
+Python object of the server: a program reaches only what is listed here. And where the
+evaluator is: which call (a frame) and which names are visible (a scope chain); with
+``describe`` (what an object is, for an error).
 """
 
 from __future__ import annotations
@@ -276,40 +276,3 @@ def describe(obj: object) -> str:
         return "NotImplemented"
     names[dict] = "a dict"
     return names.get(type(obj), f"a {type(obj).__name__}")
-
-
-def bind_arguments(
-    name: str,
-    params: tuple[str, ...],
-    defaults: dict[str, object],
-    args: list[object],
-    kwargs: dict[str, object],
-    shown: int = 0,
-) -> list[object]:
-    """Python's binding of a call's arguments to ``params`` (``shown``: how many leading
-    parameters, such as ``self``, the user does not pass), with the error a student can act on."""
-    if not kwargs and len(args) == len(params):
-        return args
-    if len(args) > len(params):
-        listed = ", ".join(params[shown:])
-        raise GradstepError(
-            f"{name}() takes {_count(len(params) - shown)} ({listed}), not {len(args) - shown}",
-            kind="arity",
-        )
-    bound: dict[str, object] = dict(zip(params, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in params or params.index(key) < shown:
-            raise GradstepError(f"{name}() has no parameter named {key}", kind="arity")
-        if key in bound:
-            raise GradstepError(f"{name}() got two values for {key}", kind="arity")
-        bound[key] = value
-    for param in params:
-        if param not in bound:
-            if param not in defaults:
-                raise GradstepError(f"{name}() needs a value for {param}", kind="arity")
-            bound[param] = defaults[param]
-    return [bound[p] for p in params]
-
-
-def _count(n: int) -> str:
-    return {0: "no arguments", 1: "one argument"}.get(n, f"{n} arguments")

@@ -276,9 +276,7 @@ def walk(obj: object, what: str, budget: Budget) -> Iterator[object]:
         return budget.loop(obj.items, what)
     if isinstance(obj, NotProvided):
         raise obj.error()
-    raise GradstepError(
-        f"{what} needs a list, a tuple, a set, a dict or a range, not {describe(obj)}", "type"
-    )
+    raise GradstepError(f"{what} needs a list, a tuple, a set or a range: {describe(obj)}", "type")
 
 
 def _keys(d: dict[object, object] | dict[object, None]) -> Iterator[object]:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from engine.errors import GradstepError
 from engine.language.attributes import attribute, set_attribute
 from engine.language.containers import key
-from engine.language.expressions import bind, call_node, is_true, unpack
+from engine.language.expressions import call_node, is_true
+from engine.language.literals import bind, unpack
 from engine.language.messages import is_literal
 from engine.language.objects import (
     BREAK,
