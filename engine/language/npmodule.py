@@ -34,6 +34,8 @@ def _elementwise(name: str, f: Callable[[float], float]) -> Builtin:
         if isinstance(x, Array):
             return x.map(each)
         number = as_float(x, f"np.{name}()")  # a value or an object: refused, with its kind
+        if name == "abs" and isinstance(x, int):
+            return abs(x)  # numpy keeps a whole number whole
         try:
             return f(number)
         except ValueError:

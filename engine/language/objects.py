@@ -113,9 +113,12 @@ class Site:
         return self.scope.frame.where(self.node)
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, repr=False)
 class Function:
     """A ``def`` or a ``lambda`` of the program (or of the prelude)."""
+
+    def __repr__(self) -> str:
+        return f"<function {self.name} of the program>"
 
     name: str
     node: ast.FunctionDef | ast.Lambda  # a lambda's body is one expression, its value returned
@@ -139,12 +142,15 @@ class Parameters:
     kwargs: str | None
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, repr=False)
 class Class:
     name: str
     bases: tuple[Class, ...]
     attrs: dict[str, object]
     own: bool = True  # the program's (watched), not the prelude's
+
+    def __repr__(self) -> str:
+        return f"<class {self.name} of the program>"
 
     def is_subclass(self, other: Class) -> bool:
         return self is other or any(base.is_subclass(other) for base in self.bases)
@@ -160,10 +166,13 @@ class Class:
         return found
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, repr=False)
 class Instance:
     cls: Class
     attrs: dict[str, object] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # short: an object of the program may hold a whole graph
+        return f"<{self.cls.name} object of the program>"
 
 
 class Set:
