@@ -4,6 +4,7 @@ nothing but GradstepError ever escapes (no traceback, RecursionError or MemoryEr
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -439,3 +440,41 @@ def test_random_language_programs_only_raise_located_gradstep_errors(pieces: lis
         assert "cannot run this statement" not in e.message, e.message
         assert e.span is not None or "values given" in e.message, e.message
         assert e.span is None or 1 <= e.span.column < e.span.end_column
+
+
+# The surfaces a learner's own engine needs (while, recursion, dicts, sets, strings, closures,
+# objects of the program, print): each bomb is a located limit error, fast, never a hang or a
+# RecursionError.
+BOMBS = {
+    "while True": ("while True:\n    pass", 2),
+    "recursion bomb": ("def f(n):\n    return f(n + 1)\nf(0)", 2),
+    "mutual recursion": ("def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)", 4),
+    "dict bomb": ("d = {}\nfor i in range(10**9):\n    d[i] = i", 3),
+    "dict comprehension bomb": ("d = {i: i for i in range(10**9)}", 1),
+    "set bomb": ("s = set()\nfor i in range(10**9):\n    s.add(str(i))", 3),
+    "set comprehension bomb": ("s = {i for i in range(10**9)}", 1),
+    "string doubling": ("s = 'x'\nwhile True:\n    s = s + s", 3),
+    "string repeat": ("s = 'ab' * 10**9", 1),
+    "format width": ("s = f'{1:>999999999}'", 1),
+    "percent width": ("s = '%999999999d' % 1", 1),
+    "ljust": ("s = 'a'.ljust(10**9)", 1),
+    "join bomb": ("s = ','.join(['x' * 1000] * 100000)", 1),
+    "closure cycle": ("def f():\n    g = lambda: g()\n    return g()\nf()", 2),
+    "instance bomb": ("class A:\n    pass\nxs = []\nwhile True:\n    xs.append(A())", 5),
+    "instance recursion": ("class A:\n    def __init__(self):\n        self.a = A()\nA()", 3),
+    "repr recursion": ("class A:\n  def __repr__(self):\n    return repr(self)\nprint(A())", 3),
+    "operator ping-pong": ("class A:\n  def __add__(self, o):\n    return o + self\nA() + A()", 3),
+    "print flood": ("while True:\n    print('x' * 1000)", 2),
+    "nested tuple key": ("t = ()\nfor i in range(20000):\n    t = (t,)\ns = {t}", 4),
+    "list holding itself printed": ("a = [1]\na.append(a)\nprint(a)", 3),
+}
+
+
+@pytest.mark.parametrize(("source", "line"), BOMBS.values(), ids=BOMBS.keys())
+def test_bombs_on_the_new_surfaces_are_located_limit_errors(source: str, line: int) -> None:
+    start = time.perf_counter()
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert time.perf_counter() - start < 2.0  # milliseconds here; the bound leaves room for CI
+    assert err.value.kind == "limit", err.value.message
+    assert err.value.span is not None and err.value.span.line == line
