@@ -137,7 +137,7 @@ def draw(
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    program = engine.parse(source, given)
+    program = engine.graph_program(engine.parse(source, given))
     parsed = time.perf_counter()
     outline = engine.outline(program)
     shape = key(program, outline)

@@ -7,7 +7,7 @@ only by the lab."""
 
 from engine.errors import GradstepError, Span
 from engine.graph import topological_order
-from engine.language import Program, parse
+from engine.language import OwnProgram, Program, graph_program, parse
 from engine.ops import OPS, Op
 from engine.trace import Outline, Trace, outline, trace, trace_value
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
@@ -17,6 +17,7 @@ __all__ = [
     "GradstepError",
     "Op",
     "Outline",
+    "OwnProgram",
     "Program",
     "Span",
     "Trace",
@@ -24,6 +25,7 @@ __all__ = [
     "constant",
     "cos",
     "exp",
+    "graph_program",
     "log",
     "outline",
     "parse",

@@ -10,11 +10,18 @@ statement, loop, call or operation that would pass it, and reported there as a `
 - ``MAX_LOOP_ITERATIONS``: passes of one loop (a ``for``, a comprehension, or a builtin such as
   ``sum`` walking its argument); ``MAX_TOTAL_ITERATIONS``: of all loops together, so that nested
   loops cannot multiply the first limit;
-- ``MAX_CALL_DEPTH``: calls of functions, methods and classes nested in one another (recursion);
+- ``MAX_CALL_DEPTH``: calls of functions, methods and classes nested in one another (recursion),
+  as deep as CPython's default allows (a deep call runs on a thread of its own: never deeper
+  than Python's own limit, which gradstep never raises);
+- ``MAX_INSTANCES``: objects of the program's own classes made (its own ``Value`` nodes);
 - ``MAX_NODES``: values created, inputs, constants and op results alike;
 - ``MAX_LIST_SIZE``: items in one list, tuple or array (``[0] * 10**9`` is refused before it is
   made); ``MAX_BULK_ITEMS``: list items copied (``+``, ``*``, slices, ``list()``) and graph nodes
   walked by ``backward()`` and ``zero_grad()``, over the whole program;
+- ``MAX_TEXT_CHARS``: characters of one string (``"=" * 10**9`` is refused before it is made);
+  ``MAX_TEXT_BUILT``: characters of all the strings the program builds (f-strings, ``+``,
+  ``join``, ``%``, ``str()``), over the whole program;
+- ``MAX_CONSOLE_CHARS``: characters ``print`` shows; past it, one line says the rest was cut;
 - ``MAX_INT_BITS``: the size of a whole number. Python's ints grow without bound, so
   ``10**10**10`` is refused from the sizes of its operands, before it is computed. The bound is
   the range of a float, so this one is reported as ``overflow``, as every other number too large
@@ -36,7 +43,11 @@ MAX_TRUTH_RUNS = 40  # runs of a learner's program to find derivatives gradstep'
 MAX_STATEMENTS = 50_000  # statements executed, loop and function bodies counted each time
 MAX_LOOP_ITERATIONS = 50_000  # passes of one loop or comprehension
 MAX_TOTAL_ITERATIONS = 100_000  # passes of all loops together
-MAX_CALL_DEPTH = 40  # calls nested in one another: recursion, or MLP → Layer → Neuron
+MAX_CALL_DEPTH = 1_000  # calls nested in one another: recursion (CPython's default limit)
+MAX_INSTANCES = 20_000  # objects of the program's own classes: its Value nodes, neurons...
+MAX_TEXT_CHARS = 100_000  # characters in one string
+MAX_TEXT_BUILT = 2_000_000  # characters of all the strings the program builds
+MAX_CONSOLE_CHARS = 50_000  # characters print() shows; the rest is cut, with a line saying so
 MAX_LIST_SIZE = 100_000  # items in one list, tuple or array
 MAX_BULK_ITEMS = 200_000  # list items copied plus graph nodes walked by backward()
 MAX_INT_BITS = 1_024  # bits of a whole number: the range of a float (2**1024 overflows one)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine.errors import GradstepError
 from engine.graph import topological_order
 from engine.lab.train import Setup, data_loss
-from engine.language import parse
+from engine.language import graph_program, parse
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
 
 
@@ -105,7 +105,7 @@ def point_program(setup: Setup, index: int) -> PointProgram:
     if len(source) > MAX_SOURCE_CHARS:
         raise too_big
     try:
-        values = len(topological_order(parse(source).output))
+        values = len(topological_order(graph_program(parse(source)).output))
     except GradstepError as e:
         raise too_big if e.kind == "limit" else e from None
     return PointProgram(source, _point_loss(setup, index), values)

@@ -3,14 +3,19 @@ interpreter, building a Value graph through the op table. User text is never eva
 compiled, executed or imported by Python.
 
 Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``source``), the shape of every statement and the names nothing assigns (``check``, with the
-texts of ``messages``), then running the program under its budget (``evaluator``, with its
-handlers in ``statements`` and ``expressions``), which builds the graph (``recorder``).
+(``source``), the shape of every statement and the names nothing assigns (``check``, with
+``visible`` and the texts of ``messages``), then running the program under its budget
+(``evaluator``, with its handlers in ``statements``, ``definitions``, ``expressions``,
+``literals`` and ``formatting``, its operators in ``operations``, its calls in ``calls``), which
+builds the graph of gradstep's values (``recorder``) or watches the program's own objects
+(``watch``, ``learner``: a learner's own class Value, parsed into an ``OwnProgram``).
 
 What the running program works with: its objects and scopes (``objects``), their attributes
-(``attributes``), operators and walks on plain values (``operators``), the builtins and the
-modules it can import, micrograd.nn among them (``builtins``, ``modules``, ``array``), and the
-limits on its work (``budget``).
+(``attributes``), operators and walks on plain values (``operators``), operator methods of its
+own classes (``dunders``), lists, dicts and sets (``containers``), strings, printing and
+formatting (``text``, ``strings``), the builtins and the modules it can import, micrograd.nn
+among them (``builtins``, ``functions``, ``modules``, ``npmodule``, ``nprandom``, ``array``),
+and the limits on its work (``budget``).
 """
 
 from __future__ import annotations
@@ -22,22 +27,30 @@ from collections.abc import Mapping
 from engine.errors import GradstepError, Span
 from engine.language.check import Checker
 from engine.language.evaluator import NOTHING, Evaluator
-from engine.language.objects import describe
+from engine.language.learner import OwnProgram, makes_values, own_engine
+from engine.language.objects import Instance, describe
 from engine.language.recorder import Call, DataChange, Program
 from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
 from engine.value import Value
 
-__all__ = ["Call", "DataChange", "Program", "parse"]
+__all__ = ["Call", "DataChange", "OwnProgram", "Program", "graph_program", "parse"]
 
 
-def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
-    """Run ``source`` and return its graph; ``values`` replaces or supplies input values by name."""
+def parse(
+    source: str,
+    values: Mapping[str, float] | None = None,
+    nudge: tuple[int, float] | None = None,
+) -> Program | OwnProgram:
+    """Run ``source`` and return its graph: a ``Program`` of gradstep's values, or an
+    ``OwnProgram`` when the graph is made of the program's own objects (its own class Value).
+    ``values`` replaces or supplies input values by name; ``nudge`` = (k, delta) adds delta to
+    the data of the k-th object of the program's classes made, right after its __init__."""
     if not isinstance(source, str):
         raise GradstepError(f"the source must be text, not {type(source).__name__}", kind="type")
     given = check_values(values or {})
-    tree, notes, unit, checker = _read(source)
+    tree, notes, unit, checker, mode = _read(source)
     checker.require(given)
-    machine = Evaluator(unit, given)
+    machine = Evaluator(unit, given, mode[0], nudge)
     try:
         machine.run(tree)
     except (RecursionError, MemoryError):
@@ -54,11 +67,29 @@ def parse(source: str, values: Mapping[str, float] | None = None) -> Program:
             kind="unsupported",
             span=_running(machine),
         ) from None
+    own = _own_output(machine, mode[1])
+    if own is not None:
+        return _own_program(source, machine, given, notes, own)
     return _program(source, machine, given, notes)
 
 
+def graph_program(program: Program | OwnProgram) -> Program:
+    """``program`` if its graph is gradstep's values; else the error that says the program's
+    own engine cannot be traced yet."""
+    if isinstance(program, Program):
+        return program
+    raise GradstepError(
+        f"this program runs the program's own engine (its class {program.output.cls.name}): "
+        "gradstep cannot step through it yet; use gradstep's Value "
+        "(from micrograd.engine import Value) to step through the graph",
+        kind="unsupported",
+    )
+
+
 @functools.lru_cache(maxsize=32)
-def _read(source: str) -> tuple[ast.Module, tuple[str, ...], Unit, Checker]:
+def _read(
+    source: str,
+) -> tuple[ast.Module, tuple[str, ...], Unit, Checker, tuple[bool, bool]]:
     """The first two passes, which depend on the text alone: kept for a few texts, so that
     moving a slider only runs the program again (the MLP: 64 ms to 12). Nothing writes to the
     tree or the checker after this; the unit's span cache only ever gains the same spans."""
@@ -68,7 +99,7 @@ def _read(source: str) -> tuple[ast.Module, tuple[str, ...], Unit, Checker]:
     unit = Unit("<program>", lines, spanner(lines))
     checker = Checker(unit)
     checker.check(tree)
-    return tree, tuple(notes), unit, checker
+    return tree, tuple(notes), unit, checker, (makes_values(tree), own_engine(tree))
 
 
 def _running(machine: Evaluator) -> Span | None:
@@ -86,16 +117,9 @@ def _program(
     updates = recorder.updates(output)
     for v in recorder.spans:  # a fresh graph, as the trace expects: it runs backward itself
         v.grad = 0.0
-    unknown = [name for name in given if name not in recorder.inputs]
-    if unknown:
-        names = ", ".join(repr(n) for n in unknown)
-        known = ", ".join(recorder.inputs) or "none"
-        raise GradstepError(
-            f"values given for {names}, which {'is' if len(unknown) == 1 else 'are'} "
-            f"not an input of this program (its inputs: {known})",
-            kind="name",
-        )
+    _check_given(given, recorder.inputs)
     return Program(
+        console=machine.console.close(),
         source=source,
         output=output,
         inputs=recorder.inputs,
@@ -106,6 +130,58 @@ def _program(
         updates=updates,
         notes=(*notes, *machine.notes),
     )
+
+
+def _own_output(machine: Evaluator, own: bool) -> Instance | None:
+    """The output, when it is an object of the program: the last .backward()'s (before any of
+    gradstep's), else the last draw_dot()'s, else the last top-level value of a program that
+    defines its own operators."""
+    learner = machine.learner
+    if learner.backwards:
+        return learner.backwards[-1]
+    if machine.recorder.output() is not None:
+        return None
+    if learner.draws:
+        return learner.draws[-1]
+    last = machine.last
+    if isinstance(last, tuple | list):
+        last = next((x for x in last if isinstance(x, Value | Instance)), last)
+    if own and type(last) is Instance and last.cls.own:
+        return last
+    return None
+
+
+def _own_program(
+    source: str,
+    machine: Evaluator,
+    given: dict[str, float],
+    notes: tuple[str, ...],
+    output: Instance,
+) -> OwnProgram:
+    learner = machine.learner
+    _check_given(given, learner.inputs)
+    return OwnProgram(
+        source=source,
+        output=output,
+        watch=machine.watch,
+        names=learner.all_names(),
+        inputs=learner.inputs,
+        console=machine.console.close(),
+        notes=(*notes, *machine.notes),
+        given=given,
+    )
+
+
+def _check_given(given: dict[str, float], inputs: Mapping[str, object]) -> None:
+    unknown = [name for name in given if name not in inputs]
+    if unknown:
+        names = ", ".join(repr(n) for n in unknown)
+        known = ", ".join(inputs) or "none"
+        raise GradstepError(
+            f"values given for {names}, which {'is' if len(unknown) == 1 else 'are'} "
+            f"not an input of this program (its inputs: {known})",
+            kind="name",
+        )
 
 
 def _last_value(machine: Evaluator) -> Value:

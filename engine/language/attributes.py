@@ -6,11 +6,12 @@ one (``self.w = ...``, ``p.data -= ...``) and calling a Value's method are here 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
 from engine.errors import GradstepError, Span
+from engine.language import containers, strings
 from engine.language.array import Array
 from engine.language.builtins import Machine
+from engine.language.dunders import OPERATOR_METHODS
 from engine.language.objects import (
     MISSING,
     Args,
@@ -24,17 +25,17 @@ from engine.language.objects import (
     ModuleObject,
     NotProvided,
     Scope,
+    Set,
     Site,
     ValueMethod,
-    bind_arguments,
     describe,
 )
-from engine.language.operators import as_float, collect
-from engine.language.recorder import Recorder
+from engine.language.operators import as_float, is_number
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
 VALUE_METHODS = (*FUNCTIONS, "backward", "zero_grad")
+_OWN = (Instance, Class)  # the objects whose operator methods a program may name
 _MICROGRAD_INSIDES = {
     "_prev": "its operands",
     "_children": "its operands",
@@ -49,7 +50,7 @@ def attribute(
     """``obj.name``; ``call``: the call it is the function of, where a refusal points."""
     where = scope.frame.where
     found: object = MISSING
-    if name.startswith("__"):
+    if name.startswith("__") and (name not in OPERATOR_METHODS or type(obj) not in _OWN):
         found = MISSING  # Python's internals: never looked up, whatever the object
     elif type(obj) is Value:
         found = _value_attribute(obj, name)
@@ -67,8 +68,10 @@ def attribute(
         return Ignored(f"{obj.name}.{name}")
     elif type(obj) is NotProvided:
         raise obj.error().at(where(node))
-    elif type(obj) is list:
-        found = _list_method(obj, name)
+    elif type(obj) is list or type(obj) is dict or type(obj) is Set:
+        found = containers.method(obj, name)
+    elif type(obj) is str:
+        found = strings.method(obj, name)
     elif type(obj) is Array and name == "shape":
         return obj.shape
     elif isinstance(obj, int | float) and not isinstance(obj, bool) and name in FUNCTIONS:
@@ -141,10 +144,12 @@ def call_value_method(
 
 
 def set_attribute(
-    recorder: Recorder, obj: object, name: str, value: object, statement: Span
+    m: Machine, obj: object, name: str, value: object, statement: Span, augmented: bool = False
 ) -> None:
-    """``obj.name = value``: a value's .data (a gradient step), .grad or .label, or an
-    attribute of an instance (which names a value stored there: self.b, self.w[0])."""
+    """``obj.name = value``: a value's .data (a gradient step), .grad or .label; an attribute
+    of an instance (which names a value stored there: self.b, self.w[0]; a number written to
+    one of the program's own objects is watched); or of a class (Node.__add__ = add)."""
+    recorder = m.recorder
     if type(obj) is Value and not name.startswith("__"):
         if name == "data":
             recorder.set_data(obj, as_float(value, ".data ="), statement)
@@ -159,53 +164,19 @@ def set_attribute(
                 f"a value's .data, .grad and .label can be set, not .{name}", kind="unsupported"
             )
     elif type(obj) is Instance and not name.startswith("__"):
-        obj.attrs[name] = value
+        attrs = obj.attrs
+        before = attrs.get(name)
+        attrs[name] = value
+        if obj.cls.own:
+            if is_number(value) or is_number(before):
+                m.watch.wrote(obj, name, before, value, statement, augmented)
+            m.learner.name_attribute(value, name)
         recorder.name_attribute(value, name)
+    elif type(obj) is Class and (not name.startswith("__") or name in OPERATOR_METHODS):
+        obj.attrs[name] = value
     else:
         raise GradstepError(
             f"attributes of {describe(obj)} cannot be set: set those of your own objects "
             "(self.w = ...) and of values (.data, .grad, .label)",
             kind="unsupported",
         )
-
-
-def _list_method(items: list[object], name: str) -> object:
-    """A list's append, extend, pop or copy, bound to ``items`` (sizes checked first)."""
-    if name not in _LIST_METHODS:
-        return MISSING
-    params, defaults, f = _LIST_METHODS[name]
-
-    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
-        return f(m, items, *bind_arguments(f"list.{name}", params, defaults, args, kwargs))
-
-    return Builtin(f"list.{name}", run)
-
-
-def _append(m: Machine, items: list[object], x: object) -> None:
-    m.budget.size(len(items) + 1)
-    items.append(x)
-
-
-def _extend(m: Machine, items: list[object], more: object) -> None:
-    added = collect(more, "extend()", m.budget)
-    m.budget.size(len(items) + len(added))
-    items.extend(added)
-
-
-def _pop(m: Machine, items: list[object], i: object) -> object:
-    if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
-        raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
-    return items.pop(i)
-
-
-def _copy(m: Machine, items: list[object]) -> list[object]:
-    m.budget.bulk(len(items))
-    return list(items)
-
-
-_LIST_METHODS: dict[str, tuple[tuple[str, ...], dict[str, object], Callable[..., object]]] = {
-    "append": (("x",), {}, _append),
-    "extend": (("iterable",), {}, _extend),
-    "pop": (("index",), {"index": -1}, _pop),
-    "copy": ((), {}, _copy),
-}

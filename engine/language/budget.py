@@ -15,7 +15,7 @@ def _limit(message: str) -> GradstepError:
 
 
 class Budget:
-    __slots__ = ("bulk_items", "depth", "iterations", "statements", "values")
+    __slots__ = ("bulk_items", "depth", "instances", "iterations", "statements", "text", "values")
 
     def __init__(self) -> None:
         self.statements = 0
@@ -23,6 +23,8 @@ class Budget:
         self.depth = 0
         self.values = 0
         self.bulk_items = 0
+        self.instances = 0
+        self.text = 0
 
     def statement(self) -> None:
         self.statements += 1
@@ -64,6 +66,27 @@ class Budget:
             raise _limit(
                 f"the graph would have {self.values:,} values; the limit is {limits.MAX_NODES:,} "
                 "(a smaller model, fewer points or fewer steps would fit)"
+            )
+
+    def instance(self) -> None:
+        self.instances += 1
+        if self.instances > limits.MAX_INSTANCES:
+            raise _limit(
+                f"the program made {self.instances:,} objects of its own classes; the limit is "
+                f"{limits.MAX_INSTANCES:,} (a smaller model, fewer points or fewer steps would fit)"
+            )
+
+    def chars(self, n: int) -> None:
+        """A string of ``n`` characters about to be built: checked before it is."""
+        if n > limits.MAX_TEXT_CHARS:
+            raise _limit(
+                f"this string would have {n:,} characters; the limit is {limits.MAX_TEXT_CHARS:,}"
+            )
+        self.text += n
+        if self.text > limits.MAX_TEXT_BUILT:
+            raise _limit(
+                f"the program has built {self.text:,} characters of strings; the limit is "
+                f"{limits.MAX_TEXT_BUILT:,}"
             )
 
     def size(self, n: int, what: str = "this list") -> None:

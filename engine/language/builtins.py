@@ -1,6 +1,7 @@
 """The functions a program can call without importing anything: Python's builtins that make
 sense on numbers, lists and values; gradstep's op functions (tanh(x) is x.tanh()); Value;
-draw_dot, which marks the output; and print, which is ignored (the trace shows every number).
+draw_dot, which marks the output; and, from ``functions``, print and the builtins on every
+object a program holds.
 
 Each is a ``Builtin`` whose ``run`` receives a ``Machine``: the little of the running program
 that builtins, list methods and modules use, so that none of them depends on the evaluator."""
@@ -10,20 +11,22 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import GradstepError
 from engine.language.array import Array
 from engine.language.budget import Budget
+from engine.language.calls import bind_arguments
+from engine.language.functions import MORE
 from engine.language.objects import (
     Args,
     Builtin,
-    Ignored,
+    Instance,
     Kwargs,
     Lazy,
     Scope,
+    Set,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import as_float, collect, is_number, walk
@@ -31,17 +34,29 @@ from engine.language.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
+if TYPE_CHECKING:
+    from engine.language.learner import Learner
+    from engine.language.text import Console
+    from engine.language.watch import Watch
+
 
 class Machine(Protocol):
     """What a builtin, a list method or a module may ask of the running program: the budget
-    its work counts against, the recorder that makes its values, and the evaluator's own call,
-    ``+`` and one-operand op (so that map(), sum() and tanh() do what the program's own calls
-    and operators do), and a block to run (the prelude's, for micrograd.nn)."""
+    its work counts against, the recorder that makes its values, the watch and the learner's
+    bookkeeping of its own objects, the console print writes to, and the evaluator's own call,
+    ``+``, one-operand op, truth and ``<`` (so that map(), sum(), tanh() and sorted() do what
+    the program's own calls and operators do), and a block to run (the prelude's)."""
 
     budget: Budget
     recorder: Recorder
+    ids: dict[int, tuple[object, int]]  # id(): Python's id of an object -> the run's number
+    watch: Watch
+    learner: Learner
+    console: Console
 
     def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object: ...
+    def truth(self, x: object, site: Site) -> bool: ...
+    def less(self, a: object, b: object, site: Site) -> bool: ...
     def arith(
         self, op: type[ast.operator], a: object, b: object, scope: Scope, node: ast.AST
     ) -> object: ...
@@ -81,7 +96,11 @@ def _value(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Value:
 
 
 def _draw_dot(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> None:
-    x = one_argument("draw_dot", args, kwargs)
+    x = args[0] if args else None
+    if type(x) is Instance and x.cls.own:  # the program's own engine: its node is the output
+        m.learner.draws.append(x)
+        return
+    x = one_argument("draw_dot", args, {k: v for k, v in kwargs.items() if k != "rankdir"})
     if not isinstance(x, Value):
         raise GradstepError(f"draw_dot() takes a value, not {describe(x)}", kind="type")
     m.recorder.draw(x)
@@ -96,8 +115,10 @@ def _op_function(name: str) -> Builtin:
 
 def _len(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> int:
     x = one_argument("len", args, kwargs)
-    if isinstance(x, list | tuple | range | Array | str):
+    if isinstance(x, list | tuple | range | Array | str | dict):
         return len(x)
+    if isinstance(x, Set):
+        return len(x.items)
     raise GradstepError(
         f"len() takes a list, a tuple, a range or an array, not {describe(x)}", "type"
     )
@@ -108,35 +129,6 @@ def _sum(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
     for item in walk(items, "sum()", m.budget):
         total = m.arith(ast.Add, total, item, site.scope, site.node)
     return total
-
-
-def _extreme(name: str, pick: Callable[[list[float]], float]) -> Builtin:
-    def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> float:
-        if kwargs:
-            raise GradstepError(f"{name}() takes no keyword arguments here", "unsupported")
-        items = list(walk(args[0], f"{name}()", m.budget)) if len(args) == 1 else args
-        if not items:
-            raise GradstepError(f"{name}() of nothing: it needs at least one number")
-        for x in items:
-            if not is_number(x):
-                hint = ": compare their .data" if isinstance(x, Value) else ""
-                raise GradstepError(
-                    f"{name}() compares plain numbers, not {describe(x)}{hint}", "type"
-                )
-        return pick(items)  # type: ignore[arg-type]
-
-    return Builtin(name, run)
-
-
-def _abs(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
-    x = one_argument("abs", args, kwargs)
-    if is_number(x):
-        return abs(x)  # type: ignore[arg-type]
-    raise GradstepError(
-        f"abs() takes a plain number, not {describe(x)} (gradstep has no abs op: "
-        "x.relu() + (-x).relu() is |x|)",
-        kind="type",
-    )
 
 
 def _range(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> range:
@@ -222,9 +214,6 @@ BUILTINS: dict[str, object] = {
     **{name: _op_function(name) for name in FUNCTIONS},
     "len": Builtin("len", _len),
     "sum": Builtin("sum", _sum),
-    "min": _extreme("min", min),
-    "max": _extreme("max", max),
-    "abs": Builtin("abs", _abs),
     "range": Builtin("range", _range),
     "zip": Builtin("zip", _zip),
     "enumerate": Builtin("enumerate", _enumerate),
@@ -234,6 +223,6 @@ BUILTINS: dict[str, object] = {
     "float": Builtin("float", _float),
     "int": Builtin("int", _int),
     "round": Builtin("round", _round),
-    "print": Ignored("print"),
     "draw_dot": Builtin("draw_dot", _draw_dot),
 }
+BUILTINS.update(MORE)

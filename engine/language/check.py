@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.builtins import BUILTINS
+from engine.language.dunders import OPERATOR_METHODS
 from engine.language.messages import (
     OPERATORS,
     PLAIN_STATEMENTS,
@@ -19,54 +19,12 @@ from engine.language.messages import (
     lookalike,
     no_value,
     refusal,
-    refused_parameters,
     skipped,
     spelled,
     unknown_function,
 )
 from engine.language.source import Unit
-
-
-@dataclass(frozen=True, slots=True)
-class _Visible:
-    """Names bound in a function, comprehension or class body, and the scope around it."""
-
-    names: frozenset[str]
-    outer: _Visible | None
-    is_class: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Where:
-    visible: _Visible | None  # None: the module's top level
-    function: bool = False
-    loop: bool = False
-    top: int | None = None  # the index of a top-level statement run once, in order
-    in_class: bool = False
-
-
-def _bound(body: Iterable[ast.stmt]) -> set[str]:
-    """Names a block binds, not counting nested functions' and classes' bodies."""
-    names: set[str] = set()
-    stack = list(body)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
-            names.add(stmt.name)
-        elif isinstance(stmt, ast.Import | ast.ImportFrom):
-            names.update(a.asname or a.name.split(".")[0] for a in stmt.names)
-        else:
-            single = getattr(stmt, "target", None)
-            targets = list(stmt.targets) if isinstance(stmt, ast.Assign) else [single]
-            while targets:  # names and tuples of them; not self.w = ..., nor xs[0] = ...
-                target = targets.pop()
-                if isinstance(target, ast.Name):
-                    names.add(target.id)
-                elif isinstance(target, ast.Tuple | ast.List):
-                    targets.extend(target.elts)
-            stack.extend(getattr(stmt, "body", ()))
-            stack.extend(getattr(stmt, "orelse", ()))
-    return names
+from engine.language.visible import Visible, Where, bound, internal, parameters
 
 
 class Checker:
@@ -77,16 +35,16 @@ class Checker:
         self.span = unit.span
         self.module: dict[str, tuple[int, int]] = {}  # name → (statement index, line) binding it
         self.free: dict[str, tuple[Span, bool]] = {}  # name → where first read, and if called
-        self.ignored = {"print"}  # names whose calls are ignored: their arguments never run
+        self.ignored: set[str] = set()  # names whose calls are ignored: plt.plot(...)
 
     def check(self, tree: ast.Module) -> None:
         for i, stmt in enumerate(tree.body):
-            for name in _bound([stmt]):
+            for name in bound([stmt]):
                 self.module.setdefault(name, (i, stmt.lineno))
             if isinstance(stmt, ast.Import | ast.ImportFrom):
                 self._ignored_imports(stmt)
-        stack: list[tuple[ast.AST, _Where]] = [
-            (stmt, _Where(None, top=i)) for i, stmt in reversed(list(enumerate(tree.body)))
+        stack: list[tuple[ast.AST, Where]] = [
+            (stmt, Where(None, top=i)) for i, stmt in reversed(list(enumerate(tree.body)))
         ]
         while stack:
             node, where = stack.pop()
@@ -109,7 +67,7 @@ class Checker:
             if module.split(".")[0] in ("matplotlib", "graphviz"):
                 self.ignored.add(alias.asname or alias.name.split(".")[0])
 
-    def _visit(self, node: ast.AST, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _visit(self, node: ast.AST, where: Where) -> list[tuple[ast.AST, Where]]:
         """Checks ``node`` and returns its children to check, in source order."""
         if type(node) in REFUSED:
             raise refusal(self.span(node), *REFUSED[type(node)])
@@ -119,15 +77,19 @@ class Checker:
             self._name(node, where)
         elif isinstance(node, ast.Call):
             return self._call(node, where)
-        elif isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+        elif isinstance(node, ast.Attribute) and internal(node.attr):
             raise refusal(
                 self.span(node), f"the attribute .{node.attr}", "it is Python's internals"
             )
+        elif isinstance(node, ast.Starred):
+            raise refusal(self.span(node), "a starred expression here", "use it in a call: f(*xs)")
+        elif isinstance(node, ast.Lambda):
+            return self._lambda(node, where)
         elif isinstance(node, ast.BinOp) and not isinstance(node.op, OPERATORS):
             self._operator(node, node.op)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
             self._operator(node, node.op)
-        elif isinstance(node, ast.ListComp | ast.GeneratorExp):
+        elif isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp):
             return self._comprehension(node, where)
         elif not isinstance(node, ast.expr | ast.expr_context | ast.operator | ast.unaryop):
             if not isinstance(node, ast.cmpop | ast.boolop):
@@ -140,13 +102,13 @@ class Checker:
             self.span(node), f"the operator {symbol}", "the operators are + - * / ** // %"
         )
 
-    def _name(self, node: ast.Name, where: _Where, called: bool = False) -> None:
-        if node.id.startswith("__"):
+    def _name(self, node: ast.Name, where: Where, called: bool = False) -> None:
+        if internal(node.id):
             raise refusal(self.span(node), f"the dunder name {node.id}", "it is Python's internals")
         if isinstance(node.ctx, ast.Load) and not self._resolves(node, where):
             self.free.setdefault(node.id, (self.span(node), called))
 
-    def _resolves(self, node: ast.Name, where: _Where) -> bool:
+    def _resolves(self, node: ast.Name, where: Where) -> bool:
         visible = where.visible
         while visible is not None:
             if node.id in visible.names:
@@ -164,21 +126,16 @@ class Checker:
             )
         return index < where.top or node.id in BUILTINS  # x = x + 1 reads x before binding it
 
-    def _call(self, node: ast.Call, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _call(self, node: ast.Call, where: Where) -> list[tuple[ast.AST, Where]]:
         root = node.func
         while isinstance(root, ast.Attribute):
             root = root.value
         if isinstance(root, ast.Name) and root.id in self.ignored:
             return []  # print(...), plt.plot(...): never evaluated, so never checked
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise refusal(self.span(arg), *REFUSED[ast.Starred])
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise refusal(self.span(node), "**keyword arguments", "name each keyword argument")
-        children = [*node.args, *(kw.value for kw in node.keywords)]
+        args = [a.value if isinstance(a, ast.Starred) else a for a in node.args]  # f(*xs)
+        children = [*args, *(kw.value for kw in node.keywords)]
         if isinstance(node.func, ast.Name):
-            if node.func.id.startswith("__"):  # __import__('os'): the whole call is refused
+            if internal(node.func.id):  # __import__('os'): the whole call is refused
                 raise refusal(
                     self.span(node), f"the dunder name {node.func.id}", "it is Python's internals"
                 )
@@ -187,26 +144,27 @@ class Checker:
         return [(child, where) for child in (node.func, *children)]
 
     def _comprehension(
-        self, node: ast.ListComp | ast.GeneratorExp, where: _Where
-    ) -> list[tuple[ast.AST, _Where]]:
+        self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, where: Where
+    ) -> list[tuple[ast.AST, Where]]:
         targets = [g.target for g in node.generators]
         names = frozenset(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        inner = _Where(_Visible(names, where.visible), where.function, where.loop, None, False)
-        children: list[tuple[ast.AST, _Where]] = []
+        inner = Where(Visible(names, where.visible), where.function, where.loop, None, False)
+        children: list[tuple[ast.AST, Where]] = []
         for i, generator in enumerate(node.generators):
             if generator.is_async:
                 raise refusal(self.span(node), "async code", "write plain loops")
             self._target(generator.target, for_loop=True)
             children.append((generator.iter, where if i == 0 else inner))
             children.extend((condition, inner) for condition in generator.ifs)
-        return [(node.elt, inner), *children]
+        elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        return [*((e, inner) for e in elts), *children]
 
     def _target(self, target: ast.expr, for_loop: bool = False) -> None:
         """An assignment or loop target: names, tuples of them, attributes, list items."""
         for n in ast.walk(target):
             if isinstance(n, ast.Starred):
                 raise refusal(self.span(n), "starred unpacking", "unpack into names one by one")
-            if isinstance(n, ast.Name) and n.id.startswith("__"):
+            if isinstance(n, ast.Name) and internal(n.id):
                 raise refusal(self.span(n), f"the dunder name {n.id}", "it is Python's internals")
         allowed: tuple[type[ast.AST], ...] = (ast.Name, ast.Tuple, ast.List)
         if not for_loop:
@@ -217,12 +175,12 @@ class Checker:
         ):
             raise refusal(self.span(target), "assigning to this", "assign to names")
 
-    def _statement(self, node: ast.stmt, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _statement(self, node: ast.stmt, where: Where) -> list[tuple[ast.AST, Where]]:
         span = self.span(node)
-        nested = _Where(where.visible, where.function, where.loop, None, where.in_class)
+        nested = Where(where.visible, where.function, where.loop, None, where.in_class)
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
-            if skipped(node, where.visible is None) or (skipped(node, False) and where.in_class):
-                return []  # the lecture's own Value, draw_dot and __repr__: never run
+            if skipped(node, where.visible is None):
+                return []  # the lecture's draw_dot and trace: never run
             if node.decorator_list:
                 raise refusal(span, "a decorator", "call the function yourself")
             if isinstance(node, ast.ClassDef):
@@ -245,9 +203,16 @@ class Checker:
             target = node.target
             if isinstance(target, ast.Name) and not self._resolves(target, where):
                 self.free.setdefault(target.id, (self.span(target), False))  # c += 1 reads c
+        elif isinstance(node, ast.While):
+            looping = Where(where.visible, where.function, True, None, where.in_class)
+            return [
+                (node.test, where),
+                *((s, looping) for s in node.body),
+                *((s, nested) for s in node.orelse),
+            ]
         elif isinstance(node, ast.For):
             self._target(node.target, for_loop=True)
-            looping = _Where(where.visible, where.function, True, None, where.in_class)
+            looping = Where(where.visible, where.function, True, None, where.in_class)
             body = [(s, looping) for s in node.body]
             return [
                 (node.target, nested),
@@ -268,26 +233,28 @@ class Checker:
         ]
 
     def _function(
-        self, node: ast.FunctionDef, where: _Where, span: Span
-    ) -> list[tuple[ast.AST, _Where]]:
-        args = node.args
-        if node.name.startswith("__") and not (
-            where.in_class and node.name in ("__init__", "__call__")
-        ):
-            raise refusal(span, f"defining {node.name}", "a class may define __init__ and __call__")
-        refused = refused_parameters(args)
-        if refused:
-            raise refusal(span, *refused)
-        names = [a.arg for a in args.args]
-        if any(n.startswith("__") for n in names):
+        self, node: ast.FunctionDef, where: Where, span: Span
+    ) -> list[tuple[ast.AST, Where]]:
+        if internal(node.name):
+            listed = ", ".join(sorted(OPERATOR_METHODS))
+            raise refusal(span, f"defining {node.name}", f"a program may define {listed}")
+        names = parameters(node.args)
+        if any(internal(n) for n in names):
             raise refusal(span, "a dunder parameter name", "name it without leading underscores")
         outer = where.visible
         while outer is not None and outer.is_class:  # methods do not see the class body
             outer = outer.outer
-        inside = _Where(_Visible(frozenset(names) | _bound(node.body), outer), function=True)
-        return [*((d, where) for d in args.defaults), *((s, inside) for s in node.body)]
+        inside = Where(Visible(frozenset(names) | bound(node.body), outer), function=True)
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        return [*((d, where) for d in defaults), *((s, inside) for s in node.body)]
 
-    def _class(self, node: ast.ClassDef, where: _Where) -> list[tuple[ast.AST, _Where]]:
+    def _lambda(self, node: ast.Lambda, where: Where) -> list[tuple[ast.AST, Where]]:
+        names = parameters(node.args)
+        inside = Where(Visible(frozenset(names), where.visible), function=True)
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        return [*((d, where) for d in defaults), (node.body, inside)]
+
+    def _class(self, node: ast.ClassDef, where: Where) -> list[tuple[ast.AST, Where]]:
         if node.keywords:
             raise refusal(self.span(node), "class keywords (metaclass=...)", "remove them")
         for item in node.body:
@@ -296,5 +263,5 @@ class Checker:
                 raise refusal(
                     self.span(item), "this statement in a class body", "move it into a method"
                 )
-        body = _Where(_Visible(frozenset(_bound(node.body)), where.visible, True), in_class=True)
+        body = Where(Visible(frozenset(bound(node.body)), where.visible, True), in_class=True)
         return [*((b, where) for b in node.bases), *((s, body) for s in node.body)]

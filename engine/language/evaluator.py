@@ -13,14 +13,15 @@ run time the imports go one way: from here to them.
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.language import expressions, statements
+from engine.language import definitions, expressions, formatting, literals, statements
 from engine.language.attributes import call_value_method
 from engine.language.budget import Budget
+from engine.language.calls import SHALLOW, bind, on_thread, stack_is_deep
+from engine.language.learner import Learner
 from engine.language.messages import REFUSED, refusal
 from engine.language.modules import Modules
 from engine.language.objects import (
@@ -41,14 +42,13 @@ from engine.language.objects import (
     Scope,
     Site,
     ValueMethod,
-    bind_arguments,
     describe,
 )
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number
+from engine.language.operations import Operations
 from engine.language.recorder import Recorder
 from engine.language.source import Unit
-from engine.ops import OPS
-from engine.value import Value, overflow
+from engine.language.text import Console
+from engine.language.watch import Watch
 
 NOTHING = object()  # no expression or assignment has run yet
 Handler = Callable[["Evaluator", Any, Scope], object]  # (evaluator, its node, scope) -> result
@@ -61,11 +61,15 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.For: statements.on_for,
     ast.If: statements.on_if,
     ast.Return: statements.on_return,
-    ast.FunctionDef: statements.on_functiondef,
-    ast.ClassDef: statements.on_classdef,
-    ast.Import: statements.on_import,
-    ast.ImportFrom: statements.on_importfrom,
+    ast.FunctionDef: definitions.on_functiondef,
+    ast.ClassDef: definitions.on_classdef,
+    ast.Import: definitions.on_import,
+    ast.ImportFrom: definitions.on_importfrom,
+    ast.While: statements.on_while,
+    ast.Assert: statements.on_assert,
     ast.Pass: lambda ev, stmt, scope: None,
+    ast.Global: lambda ev, stmt, scope: None,  # read when the def is made: Function.declared
+    ast.Nonlocal: lambda ev, stmt, scope: None,
     ast.Break: lambda ev, stmt, scope: BREAK,
     ast.Continue: lambda ev, stmt, scope: CONTINUE,
     # Expressions: each returns its value.
@@ -78,12 +82,19 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.IfExp: expressions.on_ifexp,
     ast.Call: expressions.on_call,
     ast.Attribute: expressions.on_attribute,
-    ast.Subscript: expressions.on_subscript,
-    ast.Slice: expressions.on_slice,
-    ast.List: expressions.on_list,
-    ast.Tuple: expressions.on_tuple,
-    ast.ListComp: expressions.on_listcomp,
-    ast.GeneratorExp: expressions.on_genexp,
+    ast.Subscript: literals.on_subscript,
+    ast.Slice: literals.on_slice,
+    ast.List: literals.on_list,
+    ast.Tuple: literals.on_tuple,
+    ast.ListComp: literals.on_listcomp,
+    ast.GeneratorExp: literals.on_genexp,
+    ast.SetComp: literals.on_setcomp,
+    ast.DictComp: literals.on_dictcomp,
+    ast.Set: literals.on_set,
+    ast.Dict: literals.on_dict,
+    ast.Lambda: definitions.on_lambda,
+    ast.JoinedStr: formatting.on_joinedstr,
+    ast.FormattedValue: formatting.on_formattedvalue,
 }
 
 
@@ -92,14 +103,25 @@ def refuse(ev: Evaluator, node: ast.AST, scope: Scope) -> object:
     raise refusal(scope.frame.where(node), *REFUSED.get(type(node), ("this", "remove it")))
 
 
-class Evaluator:
+class Evaluator(Operations):
     """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
-    checks that it is one where ``Modules`` is given it)."""
+    checks that it is one where ``Modules`` is given it); its operators are ``Operations``'."""
 
-    def __init__(self, unit: Unit, given: dict[str, float]) -> None:
+    def __init__(
+        self,
+        unit: Unit,
+        given: dict[str, float],
+        makes_values: bool = False,
+        nudge: tuple[int, float] | None = None,
+    ) -> None:
         self.budget = Budget()
         self.recorder = Recorder(self.budget, given)
         self.given = given  # input values by name, for names the program reads but never sets
+        self.makes_values = makes_values  # top-level numbers stay numbers until used (Tagged)
+        self.watch = Watch()  # what the program's own objects do
+        self.learner = Learner(self.budget, given, nudge)
+        self.console = Console()
+        self.ids: dict[int, tuple[object, int]] = {}  # id(): the run's own numbering
         self.modules = Modules(self)  # each made when the program first imports it
         self.notes: list[str] = []  # what was skipped that the user should know
         self.user_globals: dict[str, object] = {}  # the program's top-level names
@@ -181,32 +203,44 @@ class Evaluator:
         name: str,
     ) -> object:
         """Runs the body of the program's (or the prelude's) ``fn`` in a frame of its own,
-        recorded as a call named ``name``, so the graph can fold the values it made."""
+        recorded as a call named ``name``, so the graph can fold the values it made; a call
+        nested deep runs on a thread of its own (``calls``)."""
         caller = site.scope.frame
         span = site.span
         if instance is not None:
             args = [instance, *args]
-        defaults = dict(
-            zip(fn.params[len(fn.params) - len(fn.defaults) :], fn.defaults, strict=True)
-        )
         try:
-            values = bind_arguments(
-                name, fn.params, defaults, args, kwargs, int(instance is not None)
-            )
+            local = bind(fn, name, args, kwargs, int(instance is not None))
             self.budget.enter()
         except GradstepError as e:
             raise e.at(span) from None
         try:
             user = fn.unit is self.top.unit
             frame = Frame(fn.unit, CallRecord(name, span, caller.record), None if user else span)
-            scope = Scope(frame, dict(zip(fn.params, values, strict=True)), fn.closure, fn.module)
-            signal = self.block(fn.node.body, scope)
+            scope = Scope(frame, local, fn.closure, fn.module, fn.declared)
+            if self.budget.depth >= SHALLOW and stack_is_deep():
+                return on_thread(lambda: self._body(fn, scope))
+            return self._body(fn, scope)
         finally:
             self.budget.leave()
-        return frame.returned if signal is RETURN else None
+
+    def _body(self, fn: Function, scope: Scope) -> object:
+        body = fn.node.body
+        if type(body) is list:
+            signal = self.block(body, scope)
+            return scope.frame.returned if signal is RETURN else None
+        return self.evaluate(body, scope)  # type: ignore[arg-type]  # a lambda's expression
 
     def _construct(self, cls: Class, args: Args, kwargs: Kwargs, site: Site) -> Instance:
         instance = Instance(cls)
+        index = -1
+        if cls.own:
+            try:
+                self.budget.instance()
+            except GradstepError as e:
+                raise e.at(site.span) from None
+            self.watch.instance_made(instance, site.span, site.scope.frame.record)
+            index = len(self.watch.made) - 1
         init = cls.lookup("__init__")
         if type(init) is Function:
             self.invoke(init, instance, args, kwargs, site, cls.name)
@@ -214,74 +248,17 @@ class Evaluator:
             raise GradstepError(
                 f"{cls.name}() takes no arguments: it has no __init__", "arity", site.span
             )
+        if index >= 0:
+            self.learner.made(index, instance)
         return instance
 
-    # Operators: every binary one goes through ``arith`` (unary ones: expressions.on_unaryop)
-
-    def arith(
-        self,
-        op: type[ast.operator],
-        a: object,
-        b: object,
-        scope: Scope,
-        node: ast.AST,
-        operands: tuple[ast.AST, ast.AST] | None = None,
+    def kept_call(
+        self, owner: Instance, attr: str, fn: Function, args: Args, kwargs: Kwargs, site: Site
     ) -> object:
-        """``a op b``: with a Value among them a node of the graph, else plain Python on numbers,
-        lists and arrays; ``operands`` locate the constants a plain number becomes (else
-        ``node``)."""
-        if type(a) is Value or type(b) is Value:
-            name = BINARY.get(op)
-            if name is None:
-                raise GradstepError(
-                    f"{SYMBOLS.get(op, '?')} with a value is not supported: it has no gradient "
-                    "(use .data for the plain number)",
-                    kind="unsupported",
-                    span=scope.frame.where(node),
-                )
-            return self.graph(name, (a, b), scope, node, operands or (node, node))
+        """``owner.attr(...)`` where ``attr`` holds a function of its own (``_backward``):
+        watched, with the writes it makes."""
+        i = self.watch.call_started(owner, attr, fn, site.span)
         try:
-            return arithmetic(op, a, b, self.budget)
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-
-    def graph(
-        self,
-        name: str,
-        operands: tuple[object, ...],
-        scope: Scope,
-        node: ast.AST,
-        nodes: tuple[ast.AST, ...],
-    ) -> Value:
-        """The op ``name`` as a node of the graph; a plain number among the ``operands``
-        becomes a constant, located at its own node in ``nodes``."""
-        frame = scope.frame
-        values = []
-        for x, where in zip(operands, nodes, strict=True):
-            if type(x) is not Value:
-                if not is_number(x):
-                    raise GradstepError(
-                        f"{OPS[name].symbol} cannot combine a value with {describe(x)}",
-                        kind="type",
-                        span=frame.where(node),
-                    )
-                x = self.recorder.constant(as_float(x, name), frame.where(where), frame.record)
-            values.append(x)
-        return self.recorder.op(name, tuple(values), frame.where(node), frame.record)
-
-    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object:
-        """An op of the table on one operand: a node for a value, a number for a number."""
-        if isinstance(x, Value):
-            return self.recorder.op(name, (x,), scope.frame.where(node), scope.frame.record)
-        if not is_number(x):
-            raise GradstepError(f"{name}() takes a number or a value, not {describe(x)}", "type")
-        a = as_float(x, name)
-        try:
-            out: float = OPS[name].eval(a)[0]
-        except GradstepError as e:
-            raise e.at(scope.frame.where(node)) from None
-        except OverflowError:
-            out = math.inf
-        if not math.isfinite(out):
-            raise overflow(OPS[name], (a,)).at(scope.frame.where(node))
-        return out
+            return self.invoke(fn, None, args, kwargs, site, fn.name)
+        finally:
+            self.watch.call_ended(i)

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
+from engine.language import dunders
 from engine.language.attributes import attribute
 from engine.language.builtins import BUILTINS
 from engine.language.messages import lookalike, no_value, unknown_function
-from engine.language.objects import MISSING, Ignored, Lazy, Scope, Site, describe
-from engine.language.operators import collect, compare, index, is_number, negate, truth, walk
+from engine.language.objects import (
+    MISSING,
+    Function,
+    Ignored,
+    Instance,
+    Scope,
+    Site,
+    describe,
+)
+from engine.language.operators import collect, compare, is_number, negate, truth
 from engine.value import Value
 
 if TYPE_CHECKING:
@@ -87,7 +95,9 @@ def on_unaryop(ev: Evaluator, node: ast.UnaryOp, scope: Scope) -> object:
         operand = operand.operand
     x = ev.evaluate(operand, scope)
     for n in reversed(chain):
-        if isinstance(n.op, ast.Not):
+        if type(x) is Instance and not isinstance(n.op, ast.Not):
+            x = dunders.unary(ev, type(n.op), x, Site(n, scope))
+        elif isinstance(n.op, ast.Not):
             x = not is_true(x, n, scope)
         elif isinstance(n.op, ast.USub):
             if isinstance(x, Value):
@@ -122,10 +132,19 @@ def on_boolop(ev: Evaluator, node: ast.BoolOp, scope: Scope) -> object:
     return x
 
 
-def on_compare(ev: Evaluator, node: ast.Compare, scope: Scope) -> bool:
+def on_compare(ev: Evaluator, node: ast.Compare, scope: Scope) -> object:
     left = ev.evaluate(node.left, scope)
     for op, comparator in zip(node.ops, node.comparators, strict=True):
         right = ev.evaluate(comparator, scope)
+        kind = type(op)
+        if (type(left) is Instance or type(right) is Instance) and kind in dunders.COMPARE_METHODS:
+            result = dunders.compare(ev, kind, left, right, Site(node, scope))
+            if len(node.ops) == 1:
+                return result  # what __lt__ returned, as Python gives it
+            if not is_true(result, node, scope):
+                return False
+            left = right
+            continue
         try:
             if not compare(op, left, right, ev.budget):
                 return False
@@ -146,7 +165,13 @@ def on_ifexp(ev: Evaluator, node: ast.IfExp, scope: Scope) -> object:
 def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
     f = node.func
     if type(f) is ast.Attribute:
-        func = attribute(ev.evaluate(f.value, scope), f.attr, f, scope, node)
+        obj = ev.evaluate(f.value, scope)
+        if type(obj) is Instance:
+            kept = obj.attrs.get(f.attr, MISSING)
+            if type(kept) is Function:  # node._backward(): a function the object keeps
+                args, kwargs = arguments(ev, node, scope)
+                return ev.kept_call(obj, f.attr, kept, args, kwargs, Site(node, scope))
+        func = attribute(obj, f.attr, f, scope, node)
     elif type(f) is ast.Name:
         func = on_name(ev, f, scope, called=True)
     else:
@@ -157,101 +182,37 @@ def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
 def call_node(ev: Evaluator, func: object, node: ast.Call, scope: Scope) -> object:
     """``func`` called with the arguments written in ``node``."""
     if type(func) is Ignored:
-        return None  # print(...), plt.plot(...): the arguments are not even evaluated
-    args = [ev.evaluate(a, scope) for a in node.args]
-    kwargs = (
-        {kw.arg or "": ev.evaluate(kw.value, scope) for kw in node.keywords}
-        if node.keywords
-        else {}
-    )
+        return None  # plt.plot(...): the arguments are not even evaluated
+    args, kwargs = arguments(ev, node, scope)
     return ev.call(func, args, kwargs, Site(node, scope))
+
+
+def arguments(
+    ev: Evaluator, node: ast.Call, scope: Scope
+) -> tuple[list[object], dict[str, object]]:
+    """The values of a call's arguments, ``*xs`` and ``**options`` spread out."""
+    args: list[object] = []
+    for a in node.args:
+        if type(a) is ast.Starred:
+            args.extend(collect(ev.evaluate(a.value, scope), "*", ev.budget))
+        else:
+            args.append(ev.evaluate(a, scope))
+    if not node.keywords:
+        return args, {}
+    kwargs: dict[str, object] = {}
+    for kw in node.keywords:
+        value = ev.evaluate(kw.value, scope)
+        if kw.arg is not None:
+            kwargs[kw.arg] = value
+        elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            ev.budget.bulk(len(value))
+            kwargs.update(value)
+        else:
+            raise GradstepError(
+                f"** takes a dict of names, not {describe(value)}", "type", scope.frame.where(kw)
+            )
+    return args, kwargs
 
 
 def on_attribute(ev: Evaluator, node: ast.Attribute, scope: Scope) -> object:
     return attribute(ev.evaluate(node.value, scope), node.attr, node, scope)
-
-
-# Lists and tuples -----------------------------------------------------------------------------
-
-
-def on_subscript(ev: Evaluator, node: ast.Subscript, scope: Scope) -> object:
-    obj, key = ev.evaluate(node.value, scope), ev.evaluate(node.slice, scope)
-    try:
-        return index(obj, key, ev.budget)
-    except GradstepError as e:
-        raise e.at(scope.frame.where(node)) from None
-
-
-def on_slice(ev: Evaluator, node: ast.Slice, scope: Scope) -> slice:
-    parts = [
-        None if p is None else ev.evaluate(p, scope) for p in (node.lower, node.upper, node.step)
-    ]
-    if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
-        raise GradstepError("a slice takes whole numbers", "type", scope.frame.where(node))
-    if parts[2] == 0:
-        raise GradstepError("a slice step cannot be zero", "domain", scope.frame.where(node))
-    return slice(*parts)
-
-
-def on_list(ev: Evaluator, node: ast.List, scope: Scope) -> list[object]:
-    return [ev.evaluate(e, scope) for e in node.elts]
-
-
-def on_tuple(ev: Evaluator, node: ast.Tuple, scope: Scope) -> tuple[object, ...]:
-    return tuple(ev.evaluate(e, scope) for e in node.elts)
-
-
-def on_listcomp(ev: Evaluator, node: ast.ListComp, scope: Scope) -> list[object]:
-    return collect(Lazy("list", _generate(ev, node, scope)), "this comprehension", ev.budget)
-
-
-def on_genexp(ev: Evaluator, node: ast.GeneratorExp, scope: Scope) -> Lazy:
-    return Lazy("generator", _generate(ev, node, scope))
-
-
-def _generate(
-    ev: Evaluator, node: ast.ListComp | ast.GeneratorExp, scope: Scope
-) -> Iterator[object]:
-    inner = Scope(scope.frame, {}, scope, scope.globals)
-    try:
-        yield from _comprehend(ev, node, 0, scope, inner)
-    except GradstepError as e:
-        raise e.at(scope.frame.where(node)) from None
-
-
-def _comprehend(
-    ev: Evaluator,
-    node: ast.ListComp | ast.GeneratorExp,
-    level: int,
-    outer: Scope,
-    inner: Scope,
-) -> Iterator[object]:
-    generator = node.generators[level]
-    source = ev.evaluate(generator.iter, outer if level == 0 else inner)
-    for item in walk(source, "this comprehension", ev.budget):
-        bind(ev, generator.target, item, inner)
-        if all(is_true(ev.evaluate(c, inner), c, inner) for c in generator.ifs):
-            if level + 1 < len(node.generators):
-                yield from _comprehend(ev, node, level + 1, outer, inner)
-            else:
-                yield ev.evaluate(node.elt, inner)
-
-
-def bind(ev: Evaluator, target: ast.expr, value: object, scope: Scope) -> None:
-    """A for or comprehension target: names only get values, they do not label them."""
-    if type(target) is ast.Name:
-        scope.vars[target.id] = value
-        return
-    for t, v in zip(target.elts, unpack(ev, value, len(target.elts)), strict=True):  # type: ignore[attr-defined]
-        bind(ev, t, v, scope)
-
-
-def unpack(ev: Evaluator, value: object, n: int) -> list[object]:
-    items = (
-        list(walk(value, "unpacking", ev.budget))
-        if not isinstance(value, tuple | list)
-        else list(value)
-    )
-    if len(items) != n:
-        raise GradstepError(f"{n} names to unpack {len(items)} items into", kind="arity")
-    return items

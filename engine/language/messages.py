@@ -1,9 +1,10 @@
 """What the language says to the user about the program itself, before and while it runs: each
-construct it does not run with what works instead (a while loop is refused with "use for i in
-range(n), which always ends"), how names read in errors (look-alike letters spelled out, a hint
-for a typo, what to say for a name with no value); and gradstep's conventions for pasted
-lecture code (the lecture's helpers that are skipped, with a note saying so, and which numbers
-become inputs). One place for these, so that the shape check and the evaluator say the same."""
+construct it does not run with what works instead (a try statement is refused with "gradstep
+stops at the first error and shows where"), how names read in errors (look-alike letters
+spelled out, a hint for a typo, what to say for a name with no value); and gradstep's
+conventions for pasted lecture code (the lecture's graphviz helpers that are skipped, with a
+note saying so, and which numbers become inputs). One place for these, so that the shape check
+and the evaluator say the same."""
 
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ from engine.ops import FUNCTIONS
 
 OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 REFUSED: dict[type[ast.AST], tuple[str, str]] = {
-    ast.While: ("a while loop", "use for i in range(n), which always ends"),
-    ast.Lambda: ("a lambda", "define the function with def"),
     ast.Try: ("a try statement", "gradstep stops at the first error and shows where; remove it"),
     ast.TryStar: ("a try statement", "remove it"),
     ast.With: ("a with statement", "gradstep opens no files; remove it"),
@@ -29,21 +28,12 @@ REFUSED: dict[type[ast.AST], tuple[str, str]] = {
     ast.AsyncFor: ("async code", "write plain functions and loops"),
     ast.AsyncFunctionDef: ("async code", "write plain functions and loops"),
     ast.Await: ("await", "write plain functions and loops"),
-    ast.Global: ("global", "pass values in as arguments and return the results"),
-    ast.Nonlocal: ("nonlocal", "pass values in as arguments and return the results"),
     ast.Yield: ("yield", "build a list and return it"),
     ast.YieldFrom: ("yield", "build a list and return it"),
-    ast.Delete: ("del", "assign the name again instead"),
-    ast.Raise: ("raise", "gradstep reports errors itself"),
-    ast.Assert: ("assert", "remove it"),
+    ast.Delete: ("del", "assign the name again, or d.pop(key) for a dict's item"),
+    ast.Raise: ("raise", "gradstep reports errors itself: assert cond, 'message' stops there"),
     ast.AnnAssign: ("an annotated assignment", "write x = 2.0 without the annotation"),
     ast.NamedExpr: ("the := operator", "assign on a line of its own"),
-    ast.Dict: ("a dict", "use a list or a tuple"),
-    ast.DictComp: ("a dict comprehension", "use a list comprehension"),
-    ast.Set: ("a set", "use a list"),
-    ast.SetComp: ("a set comprehension", "use a list comprehension"),
-    ast.Starred: ("a starred argument", "pass the items one by one"),
-    ast.JoinedStr: ("an f-string", "strings are for labels, and print(...) is ignored"),
     ast.Match: ("match", "use if/elif/else"),
 }
 REFUSED_SYMBOLS: dict[type[ast.AST], str] = {
@@ -65,6 +55,9 @@ def refusal(span: Span, found: str, instead: str) -> GradstepError:
 
 PLAIN_STATEMENTS = (
     ast.Expr,
+    ast.Assert,
+    ast.Global,
+    ast.Nonlocal,
     ast.Return,
     ast.Import,
     ast.ImportFrom,
@@ -74,17 +67,18 @@ PLAIN_STATEMENTS = (
 )
 
 
-def refused_parameters(args: ast.arguments) -> tuple[str, str] | None:
-    """What a def's parameters use that the language does not run, and what works instead."""
-    if args.posonlyargs:
-        return "positional-only parameters (/) in a definition", "remove the /"
-    if args.kwonlyargs:
-        return "keyword-only parameters (after *) in a definition", "give them defaults, no *"
-    if args.vararg:
-        return "*args in a definition", "take a list"
-    if args.kwarg:
-        return "**kwargs in a definition", "list the keyword parameters with defaults"
-    return None
+def declared(fn: ast.FunctionDef) -> dict[str, str] | None:
+    """The names ``fn``'s body declares ``global`` or ``nonlocal`` (not its nested defs')."""
+    found: dict[str, str] = {}
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            how = "global" if isinstance(node, ast.Global) else "nonlocal"
+            found.update(dict.fromkeys(node.names, how))
+        elif not isinstance(node, ast.FunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+    return found or None
 
 
 # Names ----------------------------------------------------------------------------------------
@@ -97,8 +91,8 @@ _HOMOGLYPHS = str.maketrans(
 # Python's own builtins (their names only): a program calling one gets a precise refusal.
 PYTHON_BUILTINS = frozenset(dir(builtins))
 _RUNS_CODE = frozenset(
-    "eval exec compile open input breakpoint globals locals vars getattr setattr delattr "
-    "__import__ exit quit help dir type object id memoryview".split()
+    "eval exec compile open input breakpoint globals locals vars setattr delattr "
+    "__import__ exit quit help dir type object memoryview".split()
 )
 
 
@@ -164,22 +158,17 @@ def unknown_function(name: str, functions: Iterable[str]) -> str:
 
 
 # Conventions ----------------------------------------------------------------------------------
-# gradstep's conventions for pasted lecture code: the lecture's own helpers are skipped (gradstep
-# has its own Value and draws the graph itself), with a note for the user; and which numbers
-# become inputs.
+# gradstep's conventions for pasted lecture code: the lecture's graphviz helpers are skipped
+# (gradstep draws the graph itself), with a note for the user; and which numbers become inputs.
 
 
 def skipped(stmt: ast.stmt, top_level: bool) -> str | None:
     """Why a lecture's helper is skipped (a note for the user), or None to run it."""
-    if top_level and isinstance(stmt, ast.ClassDef) and stmt.name == "Value":
-        return "your class Value was skipped: gradstep uses its own Value"
     if top_level and isinstance(stmt, ast.FunctionDef) and stmt.name in ("draw_dot", "trace"):
         return (
             f"your def {stmt.name} was skipped: gradstep draws the graph itself "
             "(draw_dot(x) marks x as the output)"
         )
-    if not top_level and isinstance(stmt, ast.FunctionDef) and stmt.name in ("__repr__", "__str__"):
-        return f"{stmt.name} was skipped: gradstep does not print"
     return None
 
 

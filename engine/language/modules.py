@@ -16,6 +16,9 @@ from engine import datasets
 from engine.errors import GradstepError, Span
 from engine.language.array import Array, from_lists
 from engine.language.builtins import BUILTINS, Machine
+from engine.language.calls import bind_arguments
+from engine.language.npmodule import NUMPY, functions, random_functions
+from engine.language.nprandom import LegacyRandom
 from engine.language.objects import (
     Args,
     Builtin,
@@ -25,7 +28,6 @@ from engine.language.objects import (
     ModuleObject,
     Scope,
     Site,
-    bind_arguments,
     describe,
 )
 from engine.language.operators import as_float
@@ -115,7 +117,8 @@ class Modules:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.rng = random.Random(DEFAULT_SEED)
-        self.np_rng = random.Random(DEFAULT_SEED)
+        self.np_rng = random.Random(DEFAULT_SEED)  # make_moons' random_state, as it always was
+        self.np_legacy = LegacyRandom(DEFAULT_SEED)  # np.random's draws, as numpy's
         self.modules: dict[str, ModuleObject | Ignored] = {}
 
     def load(self, name: str, span: Span) -> ModuleObject | Ignored:
@@ -136,9 +139,9 @@ class Modules:
         return {
             "random": lambda _: _random_module(self.rng),
             "math": lambda _: _math_module(),
-            "numpy": lambda s: self._package("numpy", ("random",), s, {"array": _np_array}),
+            "numpy": lambda s: self._package("numpy", ("random",), s, functions()),
             "numpy.random": lambda _: ModuleObject(
-                "numpy.random", {"seed": self._np_seed()}, _NUMPY
+                "numpy.random", random_functions(self.np_legacy, self._np_seed), NUMPY
             ),
             "matplotlib": lambda _: ModuleObject(
                 "matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}
@@ -160,7 +163,7 @@ class Modules:
         self, name: str, parts: tuple[str, ...], span: Span, more: dict[str, object] | None = None
     ) -> ModuleObject:
         attrs = {part: self.load(f"{name}.{part}", span) for part in parts}
-        return ModuleObject(name, {**attrs, **(more or {})}, _NUMPY if name == "numpy" else None)
+        return ModuleObject(name, {**attrs, **(more or {})}, NUMPY if name == "numpy" else None)
 
     def _micrograd_nn(self, span: Span) -> ModuleObject:
         """The prelude, run once in this run: its spans are the user's import (``span``)."""
@@ -170,12 +173,8 @@ class Modules:
         self.machine.block(_prelude_tree().body, Scope(Frame(unit, None, span), names, None, names))
         return ModuleObject("micrograd.nn", {name: names[name] for name in EXPORTS})
 
-    def _np_seed(self) -> Builtin:
-        def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> None:
-            (seed,) = bind_arguments("np.random.seed", ("seed",), {"seed": None}, args, kwargs)
-            self.np_rng.seed(_seed(seed))
-
-        return Builtin("np.random.seed", run)
+    def _np_seed(self, seed: object) -> None:
+        self.np_rng.seed(_seed(seed))
 
     def _make_moons(
         self, m: Machine, args: Args, kwargs: Kwargs, site: Site
@@ -197,19 +196,7 @@ class Modules:
         return from_lists(X), Array(list(y))
 
 
-_NUMPY = "gradstep's numpy has np.array and np.random.seed (the arrays of make_moons)"
 _SKLEARN = "gradstep's sklearn.datasets has make_moons"
-
-
-def _np_array_run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> Array:
-    (data,) = bind_arguments("np.array", ("object",), {}, args, kwargs)
-    array = from_lists(data)
-    m.budget.size(len(array), "this array")
-    m.budget.bulk(len(array))
-    return array
-
-
-_np_array = Builtin("np.array", _np_array_run)
 
 
 # micrograd.nn, written in gradstep's language and run like the user's code, so that every

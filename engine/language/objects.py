@@ -1,9 +1,9 @@
 """What a program holds and where it is. The kinds of object it can hold besides numbers,
-strings, lists, tuples, None and Values: its own functions, classes and instances, and what
-gradstep provides (builtins, modules, the tiny numpy ``Array``). None of them wraps a Python
-object of the server: a program reaches only what is listed here. And where the evaluator is:
-which call (a frame) and which names are visible (a scope chain); with ``describe`` (what an
-object is, for an error) and ``bind_arguments`` (Python's binding of a call's arguments).
+strings, lists, tuples, None and Values: its own functions, classes and instances, its sets,
+and what gradstep provides (builtins, modules, the tiny numpy ``Array``). None of them wraps a
+Python object of the server: a program reaches only what is listed here. And where the
+evaluator is: which call (a frame) and which names are visible (a scope chain); with
+``describe`` (what an object is, for an error).
 """
 
 from __future__ import annotations
@@ -57,9 +57,10 @@ class Frame:
 
 class Scope:
     """Names visible at one point: a function's locals (or a comprehension's targets), the
-    enclosing scopes, then the unit's globals."""
+    enclosing scopes, then the unit's globals. ``declared``: the names the function declares
+    ``global`` or ``nonlocal``, which assignments bind there instead of in ``vars``."""
 
-    __slots__ = ("frame", "globals", "outer", "vars")
+    __slots__ = ("declared", "frame", "globals", "outer", "vars")
 
     def __init__(
         self,
@@ -67,11 +68,26 @@ class Scope:
         variables: dict[str, object],
         outer: Scope | None,
         module: dict[str, object],
+        declared: dict[str, str] | None = None,
     ) -> None:
         self.frame = frame
         self.vars = variables
         self.outer = outer
         self.globals = module
+        self.declared = declared
+
+    def store(self, name: str, value: object) -> None:
+        """``name = value`` in this scope, or where ``global``/``nonlocal`` sends it."""
+        how = self.declared.get(name) if self.declared is not None else None
+        if how is None:
+            self.vars[name] = value
+        elif how == "global":
+            self.globals[name] = value
+        else:
+            scope = self.outer
+            while scope is not None and name not in scope.vars:
+                scope = scope.outer
+            (scope.vars if scope is not None else self.globals)[name] = value
 
     def lookup(self, name: str) -> object:
         scope: Scope | None = self
@@ -97,22 +113,47 @@ class Site:
         return self.scope.frame.where(self.node)
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, repr=False)
 class Function:
+    """A ``def`` or a ``lambda`` of the program (or of the prelude)."""
+
+    def __repr__(self) -> str:
+        return f"<function {self.name} of the program>"
+
     name: str
-    node: ast.FunctionDef
+    node: ast.FunctionDef | ast.Lambda  # a lambda's body is one expression, its value returned
     params: tuple[str, ...]
     defaults: tuple[object, ...]  # for the last len(defaults) params
     unit: Unit
     module: dict[str, object]  # the globals of the unit it was defined in
     closure: Scope | None  # the enclosing function's scope, for a def inside a def
+    extra: Parameters | None = None  # *args, keyword-only parameters, **kwargs, if any
+    declared: dict[str, str] | None = None  # name -> "global" or "nonlocal" in its body
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(frozen=True, slots=True)
+class Parameters:
+    """What a definition takes besides plain parameters: ``*args``, keyword-only parameters
+    (with their defaults) and ``**kwargs``."""
+
+    varargs: str | None
+    kwonly: tuple[str, ...]
+    kwdefaults: dict[str, object]
+    kwargs: str | None
+
+
+@dataclass(eq=False, slots=True, repr=False)
 class Class:
     name: str
     bases: tuple[Class, ...]
     attrs: dict[str, object]
+    own: bool = True  # the program's (watched), not the prelude's
+
+    def __repr__(self) -> str:
+        return f"<class {self.name} of the program>"
+
+    def is_subclass(self, other: Class) -> bool:
+        return self is other or any(base.is_subclass(other) for base in self.bases)
 
     def lookup(self, name: str) -> object:
         """``name`` in this class or, depth first, in its bases (enough for single inheritance)."""
@@ -125,10 +166,23 @@ class Class:
         return found
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, repr=False)
 class Instance:
     cls: Class
     attrs: dict[str, object] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # short: an object of the program may hold a whole graph
+        return f"<{self.cls.name} object of the program>"
+
+
+class Set:
+    """A set of the program: a dict's keys, so that it iterates in insertion order (a graph
+    built by walking one is the same on every run); objects of the program hash by identity."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict[object, None] | None = None) -> None:
+        self.items: dict[object, None] = items if items is not None else {}
 
 
 @dataclass(eq=False, slots=True)
@@ -225,41 +279,9 @@ def describe(obj: object) -> str:
     names: dict[type, str] = {list: "a list", tuple: "a tuple", str: "a string", range: "a range"}
     if isinstance(obj, Array):
         return "an array"
+    if isinstance(obj, Set):
+        return "a set"
+    if obj is NotImplemented:
+        return "NotImplemented"
+    names[dict] = "a dict"
     return names.get(type(obj), f"a {type(obj).__name__}")
-
-
-def bind_arguments(
-    name: str,
-    params: tuple[str, ...],
-    defaults: dict[str, object],
-    args: list[object],
-    kwargs: dict[str, object],
-    shown: int = 0,
-) -> list[object]:
-    """Python's binding of a call's arguments to ``params`` (``shown``: how many leading
-    parameters, such as ``self``, the user does not pass), with the error a student can act on."""
-    if not kwargs and len(args) == len(params):
-        return args
-    if len(args) > len(params):
-        listed = ", ".join(params[shown:])
-        raise GradstepError(
-            f"{name}() takes {_count(len(params) - shown)} ({listed}), not {len(args) - shown}",
-            kind="arity",
-        )
-    bound: dict[str, object] = dict(zip(params, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in params or params.index(key) < shown:
-            raise GradstepError(f"{name}() has no parameter named {key}", kind="arity")
-        if key in bound:
-            raise GradstepError(f"{name}() got two values for {key}", kind="arity")
-        bound[key] = value
-    for param in params:
-        if param not in bound:
-            if param not in defaults:
-                raise GradstepError(f"{name}() needs a value for {param}", kind="arity")
-            bound[param] = defaults[param]
-    return [bound[p] for p in params]
-
-
-def _count(n: int) -> str:
-    return {0: "no arguments", 1: "one argument"}.get(n, f"{n} arguments")

@@ -14,7 +14,7 @@ from typing import Any
 from engine.errors import GradstepError
 from engine.language.array import Array
 from engine.language.budget import Budget, check_int_bits
-from engine.language.objects import Lazy, NotProvided, describe
+from engine.language.objects import Lazy, NotProvided, Set, describe
 from engine.limits import MAX_LIST_SIZE
 from engine.ops import OPS
 from engine.value import Value, overflow
@@ -163,7 +163,12 @@ def index(obj: object, key: object, budget: Budget) -> object:
             "a subscript of a value is not supported: a value holds one number (index a list)",
             kind="unsupported",
         )
-    if not isinstance(obj, list | tuple | range):
+    if type(obj) is dict:
+        found = obj.get(key, _ABSENT) if not isinstance(key, list | dict | Set) else _ABSENT
+        if found is _ABSENT:
+            raise GradstepError(f"the key {_short_key(key)} is not in this dict", "name")
+        return found
+    if not isinstance(obj, list | tuple | range | str):
         raise GradstepError(f"{describe(obj)} cannot be indexed", kind="type")
     if isinstance(key, slice):
         picked = obj[key]
@@ -175,6 +180,14 @@ def index(obj: object, key: object, budget: Budget) -> object:
         count = f"{len(obj)} item{'s' * (len(obj) != 1)}"
         raise GradstepError(f"index {key} is out of range: {describe(obj)} of {count}")
     return obj[key]
+
+
+_ABSENT = object()
+
+
+def _short_key(k: object) -> str:
+    text = repr(k) if isinstance(k, int | float | str | None) else describe(k)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 _ORDER: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
@@ -192,6 +205,14 @@ def compare(op: ast.cmpop, a: object, b: object, budget: Budget) -> bool:
     if kind is ast.IsNot:
         return a is not b
     if kind in (ast.In, ast.NotIn):
+        if isinstance(b, dict | Set):
+            if isinstance(a, list | dict | Set | Array):
+                raise GradstepError(f"{describe(a)} cannot be in a set or a dict", "type")
+            return (a in (b.items if isinstance(b, Set) else b)) == (kind is ast.In)
+        if isinstance(b, str):
+            if not isinstance(a, str):
+                raise GradstepError(f"'in' a string looks for a string, not {describe(a)}", "type")
+            return (a in b) == (kind is ast.In)
         if not isinstance(b, list | tuple | range) or isinstance(a, Array):
             raise GradstepError(
                 f"'in' looks in a list, a tuple or a range, not in {describe(b)}", "type"
@@ -236,6 +257,8 @@ def truth(x: object) -> bool:
         raise GradstepError("an array is neither true nor false: test its items", "type")
     if isinstance(x, NotProvided):
         raise x.error()
+    if isinstance(x, Set):
+        return bool(x.items)
     return bool(x)
 
 
@@ -245,13 +268,24 @@ def truth(x: object) -> bool:
 def walk(obj: object, what: str, budget: Budget) -> Iterator[object]:
     """The items of a list, tuple, range, array or iterator (``what`` walks them: "this loop"),
     each counted by ``budget`` as it is taken."""
-    if isinstance(obj, list | tuple | range | Array):
+    if isinstance(obj, list | tuple | range | Array | str):
         return budget.loop(obj, what)
+    if isinstance(obj, dict | Set):
+        return budget.loop(_keys(obj.items if isinstance(obj, Set) else obj), what)
     if isinstance(obj, Lazy):
         return budget.loop(obj.items, what)
     if isinstance(obj, NotProvided):
         raise obj.error()
-    raise GradstepError(f"{what} needs a list, a tuple or a range, not {describe(obj)}", "type")
+    raise GradstepError(f"{what} needs a list, a tuple, a set or a range: {describe(obj)}", "type")
+
+
+def _keys(d: dict[object, object] | dict[object, None]) -> Iterator[object]:
+    try:
+        yield from d
+    except RuntimeError:  # Python's own check: the dict changed size during iteration
+        raise GradstepError(
+            "a set or dict changed size while a loop walked it: walk a copy, list(s)", "domain"
+        ) from None
 
 
 def collect(obj: object, what: str, budget: Budget) -> list[object]:

@@ -41,6 +41,35 @@ class DataChange:
     span: Span  # the statement that changed it
 
 
+class TaggedFloat(float):
+    """A number a top-level statement assigned by a literal (``x1 = 2.0``), in a program that
+    makes values itself: a plain number (range, indexing, its own arithmetic), until it is an
+    operand of an op with a value; there it is the input named after its variable, one leaf
+    however often it is used (``leaf``)."""
+
+    __slots__ = ("leaf", "name", "span")
+    name: str
+    span: Span
+    leaf: Value | None
+
+
+class TaggedInt(int):
+    """The same for a whole number (``n = 3``), which stays an int: range(n) works."""
+
+    name: str
+    span: Span
+    leaf: Value | None
+
+
+Tagged = (TaggedFloat, TaggedInt)
+
+
+def tag(x: int | float, name: str, span: Span) -> TaggedFloat | TaggedInt:
+    t = TaggedInt(x) if isinstance(x, int) else TaggedFloat(x)
+    t.name, t.span, t.leaf = name, span, None
+    return t
+
+
 @dataclass(frozen=True, slots=True)
 class Program:
     """A parsed program: its graph, its named inputs (the browser's sliders) and where each value
@@ -55,6 +84,7 @@ class Program:
     call_of: dict[Value, int]  # the innermost call each value was created in
     updates: tuple[DataChange, ...]
     notes: tuple[str, ...]  # what was skipped that the user should know
+    console: tuple[tuple[int, str], ...] = ()  # (line, text) of each line the program printed
 
 
 class Recorder:
@@ -86,6 +116,15 @@ class Recorder:
     def leaf(self, x: float, span: Span, record: CallRecord | None) -> Value:
         self._count(span)
         return self._made(Value(x), span, record)
+
+    def tagged(self, x: TaggedFloat | TaggedInt) -> Value:
+        """The input a tagged number is, made the first time it meets a value."""
+        if x.leaf is None:
+            v = x.leaf = self.leaf(float(x), x.span, None)
+            self.named[v] = v.label = x.name
+            self.named_at_top.add(v)
+            self.add_input(v, x.name)
+        return x.leaf
 
     def constant(self, x: float, span: Span, record: CallRecord | None) -> Value:
         self._count(span)

@@ -8,25 +8,26 @@ Assignments name the values they bind, and a number assigned at the top level be
 from __future__ import annotations
 
 import ast
+import itertools
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
 from engine.language.attributes import attribute, set_attribute
-from engine.language.expressions import bind, call_node, is_true, unpack
-from engine.language.messages import is_literal, skipped
+from engine.language.containers import key
+from engine.language.expressions import call_node, is_true
+from engine.language.literals import bind, unpack
+from engine.language.messages import is_literal
 from engine.language.objects import (
     BREAK,
-    MISSING,
     RETURN,
-    Class,
-    Frame,
-    Function,
-    Ignored,
-    ModuleObject,
+    Instance,
     Scope,
+    Site,
     describe,
 )
 from engine.language.operators import as_float, index, walk
+from engine.language.recorder import tag
+from engine.language.text import to_str
 from engine.value import Value
 
 if TYPE_CHECKING:
@@ -43,7 +44,15 @@ def on_expr(ev: Evaluator, stmt: ast.Expr, scope: Scope) -> None:
             if type(obj) is Value:
                 return _graph_pass(ev, obj, node)
             func = attribute(obj, node.func.attr, node.func, scope, node)
+            if scope.frame.top and type(obj) is Instance and node.func.attr == "backward":
+                ev.learner.backwards.append(obj)  # the learner's own backward: the output
             return _remember(ev, call_node(ev, func, node, scope), node, scope)  # net.zero_grad()
+    if scope.frame.top and type(node) is ast.Call and type(node.func) is ast.Name:
+        arg = node.args[0] if node.args else None
+        if "backward" in node.func.id and type(arg) is ast.Name:  # backward(out): its own
+            first = scope.lookup(arg.id)
+            if type(first) is Instance:
+                ev.learner.backwards.append(first)
     return _remember(ev, ev.evaluate(node, scope), node, scope)
 
 
@@ -70,10 +79,17 @@ def _remember(
 
 
 def on_assign(ev: Evaluator, stmt: ast.Assign, scope: Scope) -> None:
+    made = len(ev.watch.made)
     value = ev.evaluate(stmt.value, scope)
     frame = scope.frame
     literal = frame.top and frame.loops == 0 and is_literal(stmt.value)
     target = stmt.targets[0]
+    if frame.top and type(value) is Instance and made < len(ev.watch.made):
+        literal = (
+            frame.loops == 0
+            and _from_literals(stmt.value)
+            and ev.watch.made[made].instance is value
+        )
     value = assign(ev, target, value, scope, stmt, literal)
     if isinstance(target, ast.Name | ast.Tuple | ast.List):  # not o.label = 'o', p.grad = 0
         _remember(ev, value, stmt.value, scope, assigned=True)
@@ -96,11 +112,19 @@ def assign(
         if name == "Value":
             raise GradstepError("Value is the engine's, not a name to assign", "name")
         if literal and type(value) in (int, float):
-            x = as_float(value, "a number")
-            value = ev.recorder.leaf(x, frame.where(stmt), None)
+            if ev.makes_values:  # a number until it meets a value
+                value = tag(ev.given.get(name, value), name, frame.where(stmt))  # type: ignore[arg-type]
+            else:
+                x = as_float(value, "a number")
+                value = ev.recorder.leaf(x, frame.where(stmt), None)
         if type(value) is Value:
             ev.recorder.name(value, name, frame)
-        scope.vars[name] = value
+        elif frame.top and type(value) is Instance and value.cls.own:
+            ev.learner.name(value, name, literal)
+        if scope.declared is None:
+            scope.vars[name] = value
+        else:
+            scope.store(name, value)
         return value
     if kind is ast.Tuple or kind is ast.List:
         elts = target.elts  # type: ignore[attr-defined]
@@ -110,7 +134,7 @@ def assign(
         )
     if kind is ast.Attribute:
         obj = ev.evaluate(target.value, scope)  # type: ignore[attr-defined]
-        set_attribute(ev.recorder, obj, target.attr, value, frame.where(stmt))  # type: ignore[attr-defined]
+        set_attribute(ev, obj, target.attr, value, frame.where(stmt))  # type: ignore[attr-defined]
         return value
     assert kind is ast.Subscript
     obj, key = ev.evaluate(target.value, scope), ev.evaluate(target.slice, scope)  # type: ignore[attr-defined]
@@ -118,16 +142,34 @@ def assign(
     return value
 
 
-def _store_item(ev: Evaluator, obj: object, key: object, value: object) -> None:
+def _from_literals(node: ast.expr) -> bool:
+    """A call of a class with numbers written out: Value(2.0, label='a')."""
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and bool(node.args)
+        and all(is_literal(a) for a in node.args)
+        and all(type(kw.value) is ast.Constant for kw in node.keywords)
+    )
+
+
+def _store_item(ev: Evaluator, obj: object, k: object, value: object) -> None:
+    if isinstance(obj, dict):
+        if key(k) not in obj:
+            ev.budget.size(len(obj) + 1, "this dict")
+        obj[k] = value
+        return
     if not isinstance(obj, list):
-        raise GradstepError(f"only an item of a list can be set, not of {describe(obj)}", "type")
-    index(obj, key, ev.budget)  # the checks of reading it: a whole number, in range
-    if isinstance(key, slice):
+        raise GradstepError(
+            f"only an item of a list or a dict can be set, not of {describe(obj)}", "type"
+        )
+    index(obj, k, ev.budget)  # the checks of reading it: a whole number, in range
+    if isinstance(k, slice):
         raise GradstepError(
             "assigning to a slice is not supported: set items one by one", "unsupported"
         )
-    assert isinstance(key, int)
-    obj[key] = value
+    assert isinstance(k, int)
+    obj[k] = value
 
 
 def on_augassign(ev: Evaluator, stmt: ast.AugAssign, scope: Scope) -> None:
@@ -142,7 +184,7 @@ def on_augassign(ev: Evaluator, stmt: ast.AugAssign, scope: Scope) -> None:
         obj = ev.evaluate(target.value, scope)
         current = attribute(obj, target.attr, target, scope)
         result = ev.arith(op, current, ev.evaluate(stmt.value, scope), scope, stmt, operands)
-        set_attribute(ev.recorder, obj, target.attr, result, scope.frame.where(stmt))
+        set_attribute(ev, obj, target.attr, result, scope.frame.where(stmt), augmented=True)
     else:
         assert type(target) is ast.Subscript
         obj, key = ev.evaluate(target.value, scope), ev.evaluate(target.slice, scope)
@@ -171,6 +213,33 @@ def on_for(ev: Evaluator, stmt: ast.For, scope: Scope) -> object:
     return ev.block(stmt.orelse, scope)
 
 
+def on_while(ev: Evaluator, stmt: ast.While, scope: Scope) -> object:
+    """Every pass counts against the budget, as a for loop's: while True ends at a limit."""
+    frame = scope.frame
+    frame.loops += 1
+    try:
+        for _ in ev.budget.loop(itertools.count(), "this while loop"):
+            if not is_true(ev.evaluate(stmt.test, scope), stmt.test, scope):
+                break
+            signal = ev.block(stmt.body, scope)
+            if signal is BREAK:
+                return None
+            if signal is RETURN:
+                return signal
+    finally:
+        frame.loops -= 1
+    return ev.block(stmt.orelse, scope)
+
+
+def on_assert(ev: Evaluator, stmt: ast.Assert, scope: Scope) -> None:
+    if is_true(ev.evaluate(stmt.test, scope), stmt.test, scope):
+        return
+    text = "assertion failed"
+    if stmt.msg is not None:
+        text += ": " + to_str(ev, ev.evaluate(stmt.msg, scope), Site(stmt.msg, scope))
+    raise GradstepError(text, kind="assert", span=scope.frame.where(stmt))
+
+
 def on_if(ev: Evaluator, stmt: ast.If, scope: Scope) -> object:
     if is_true(ev.evaluate(stmt.test, scope), stmt, scope):
         return ev.block(stmt.body, scope)
@@ -180,80 +249,3 @@ def on_if(ev: Evaluator, stmt: ast.If, scope: Scope) -> object:
 def on_return(ev: Evaluator, stmt: ast.Return, scope: Scope) -> object:
     scope.frame.returned = None if stmt.value is None else ev.evaluate(stmt.value, scope)
     return RETURN
-
-
-# Definitions and imports ----------------------------------------------------------------------
-
-
-def on_functiondef(ev: Evaluator, stmt: ast.FunctionDef, scope: Scope) -> None:
-    reason = skipped(stmt, scope.frame.top and scope.vars is ev.user_globals)
-    if reason:
-        ev.notes.append(f"line {stmt.lineno}: {reason}")
-        return
-    scope.vars[stmt.name] = _function(ev, stmt, scope)
-
-
-def _function(ev: Evaluator, stmt: ast.FunctionDef, scope: Scope) -> Function:
-    params = tuple(a.arg for a in stmt.args.args)
-    defaults = tuple(ev.evaluate(d, scope) for d in stmt.args.defaults)
-    closure = scope if scope.vars is not scope.globals else None
-    return Function(stmt.name, stmt, params, defaults, scope.frame.unit, scope.globals, closure)
-
-
-def on_classdef(ev: Evaluator, stmt: ast.ClassDef, scope: Scope) -> None:
-    reason = skipped(stmt, scope.frame.top and scope.vars is ev.user_globals)
-    if reason:
-        ev.notes.append(f"line {stmt.lineno}: {reason}")
-        return
-    bases = tuple(ev.evaluate(b, scope) for b in stmt.bases)
-    for base in bases:
-        if type(base) is not Class:
-            raise GradstepError(
-                "a class inherits from a class of the program or of micrograd.nn, "
-                f"not {describe(base)}",
-                kind="unsupported",
-            )
-    attrs: dict[str, object] = {}
-    frame = scope.frame  # a frame of its own: class attributes are neither inputs nor output
-    body = Scope(Frame(frame.unit, frame.record, frame.anchor), attrs, scope, scope.globals)
-    for item in stmt.body:
-        reason = skipped(item, False)
-        if reason:
-            ev.notes.append(f"line {item.lineno}: {stmt.name}.{reason}")
-        elif type(item) is ast.FunctionDef:  # methods see the module, not the class body
-            attrs[item.name] = _function(ev, item, scope)
-        elif type(item) is ast.Assign:
-            ev.statement(item, body)
-    scope.vars[stmt.name] = Class(stmt.name, bases, attrs)  # type: ignore[arg-type]
-
-
-def on_import(ev: Evaluator, stmt: ast.Import, scope: Scope) -> None:
-    span = scope.frame.where(stmt)
-    for alias in stmt.names:
-        module = ev.modules.load(alias.name, span)
-        if alias.asname is None:  # import a.b binds a
-            top = alias.name.split(".")[0]
-            scope.vars[top] = ev.modules.load(top, span)
-        else:
-            scope.vars[alias.asname] = module
-
-
-def on_importfrom(ev: Evaluator, stmt: ast.ImportFrom, scope: Scope) -> None:
-    if stmt.level:
-        raise GradstepError(
-            "a relative import (from . import ...) is not supported: import micrograd itself",
-            kind="unsupported",
-        )
-    module = ev.modules.load(stmt.module or "", scope.frame.where(stmt))
-    for alias in stmt.names:
-        if isinstance(module, Ignored):
-            found: object = Ignored(f"{module.name}.{alias.name}")
-        else:
-            found = module.attribute(alias.name)
-        if found is MISSING:
-            assert isinstance(module, ModuleObject)
-            listed = ", ".join(module.attrs)
-            raise GradstepError(
-                f"{module.name} has no {alias.name} in gradstep; it has {listed}", "unsupported"
-            )
-        scope.vars[alias.asname or alias.name] = found

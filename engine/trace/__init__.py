@@ -11,7 +11,7 @@ whatever its input values. Every name, formula and explanation comes from ``engi
 from __future__ import annotations
 
 from engine.graph import topological_order
-from engine.language import Program
+from engine.language import OwnProgram, Program, graph_program
 from engine.trace.data import (
     CallInfo,
     Cell,
@@ -62,9 +62,11 @@ __all__ = [
 ]
 
 
-def trace(program: Program, outlined: Outline | None = None) -> Trace:
+def trace(program: Program | OwnProgram, outlined: Outline | None = None) -> Trace:
     """Both parts of ``program``'s trace; runs ``backward()`` on its graph. ``outlined``: its
-    outline, when made already (``outline(program)``)."""
+    outline, when made already (``outline(program)``). A program that runs its own engine
+    (an ``OwnProgram``) is refused until gradstep can step through it."""
+    program = graph_program(program)
     shape = outlined or outline(program)
     built = build(program, shape)
     return Trace(built.structure, numbers(program, shape, built))

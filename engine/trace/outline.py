@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from engine.graph import topological_order
-from engine.language import Program
+from engine.language import OwnProgram, Program, graph_program
 from engine.trace.calls import Calls, innermost_calls
 from engine.trace.data import CallOutline, Edge, Kind, NodeOutline, Structure
 from engine.trace.names import Names
@@ -35,8 +35,10 @@ class Outline:
 Drawable: TypeAlias = Outline | Structure  # what a drawing reads: the fields the two share
 
 
-def outline(program: Program) -> Outline:
-    """The outline of ``program``'s graph (no backward pass is run)."""
+def outline(program: Program | OwnProgram) -> Outline:
+    """The outline of ``program``'s graph (no backward pass is run); an ``OwnProgram`` is
+    refused, as ``trace`` refuses it."""
+    program = graph_program(program)
     root = program.output
     order = topological_order(root)  # creation order: a node's id is its place in it
     ids = {v: i for i, v in enumerate(order)}

@@ -4,12 +4,14 @@ nothing but GradstepError ever escapes (no traceback, RecursionError or MemoryEr
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GradstepError, Span, parse, trace
+from engine.language import graph_program
 from engine.limits import MAX_DEPTH, MAX_OPERATORS, MAX_SOURCE_CHARS
 
 DEEP_PARENS = "(" * 10_000 + "1" + ")" * 10_000
@@ -67,7 +69,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("from os import", "from os import path", "unsupported", (1, 1, 20)),
     ("relative import", "from . import x", "unsupported", (1, 1, 16)),
     ("subscript", "x = 2.0; y = x[0]", "unsupported", (1, 14, 18)),
-    ("lambda", "y = lambda: 1", "unsupported", (1, 5, 14)),
+    ("lambda as the output", "y = lambda: 1", "type", (1, 5, 14)),
     ("only a list of numbers", "y = [i for i in range(3)]", "type", (1, 5, 26)),
     ("only a sum of numbers", "y = sum(i for i in range(9))", "type", (1, 5, 29)),
     ("data of a plain number", "x = 2.0; y = x.data.data", "unsupported", (1, 14, 25)),
@@ -83,7 +85,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("conditional", "x = 2.0; y = x if x else x", "unsupported", (1, 14, 27)),
     ("if statement", "x=2.0\nif x: y = x", "unsupported", (2, 1, 12)),
     ("loop over a value", "x = 2.0\nfor i in x: pass", "type", (2, 1, 17)),
-    ("while loop", "while 1: pass", "unsupported", (1, 1, 14)),
+    ("while loop without end", "while 1: pass", "limit", (1, 10, 14)),
     ("definitions only", "def f(x): return x\nclass A: pass", "syntax", (1, 1, 2)),
     ("super", "class A:\n  def f(self): return super().f()\nA().f()", "name", (2, 23, 28)),
     ("unpacking the wrong count", "x, y = 1.0, 2.0, 3.0", "arity", (1, 1, 21)),
@@ -95,7 +97,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("data of an op result", "x = 2.0\ny = x * 2\ny.data = 1.0", "unsupported", (3, 1, 13)),
     ("private method", "x = 2.0\nx._backward()", "unsupported", (2, 1, 14)),
     ("backward in expression", "x = 2.0; y = x.backward()", "unsupported", (1, 14, 26)),
-    ("starred", "x = 2.0\ny = tanh(*x)", "unsupported", (2, 10, 12)),
+    ("starred", "x = 2.0\ny = tanh(*x)", "type", (2, 1, 13)),
     ("yield", "x = 1.0\nyield x", "unsupported", (2, 1, 8)),
     ("del", "x = 2.0; del x", "unsupported", (1, 10, 15)),
     ("eval", "eval('1')", "name", (1, 1, 5)),
@@ -104,7 +106,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     # constructs of Python that gradstep does not run, each refused with what works instead
     ("try", "try:\n  x = 1.0\nexcept ValueError:\n  pass", "unsupported", (1, 1, 5)),
     ("with", "with open('f') as f: pass", "unsupported", (1, 1, 26)),
-    ("global", "def f():\n  global x\n  x = 1.0", "unsupported", (2, 3, 11)),
+    ("global computes nothing", "def f():\n  global x\n  x = 1.0", "syntax", (1, 1, 2)),
     ("import torch", "import torch", "unsupported", (1, 1, 13)),
     ("relative import", "from .nn import MLP", "unsupported", (1, 1, 20)),
     ("star import", "from micrograd.nn import *", "unsupported", (1, 1, 27)),
@@ -112,21 +114,21 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("lecture _prev", "x = Value(2.0)\ny = x._prev", "unsupported", (2, 5, 12)),
     ("lecture _op", "x = Value(2.0)\ny = x._op", "unsupported", (2, 5, 10)),
     ("lecture _backward call", "x = Value(2.0)\nx._backward()", "unsupported", (2, 1, 14)),
-    ("dict", "x = {'a': 1.0}", "unsupported", (1, 5, 15)),
-    ("set", "x = {1.0}", "unsupported", (1, 5, 10)),
+    ("dict as the output", "x = {'a': 1.0}", "type", (1, 5, 15)),
+    ("set as the output", "x = {1.0}", "type", (1, 5, 10)),
     ("return outside a function", "x = 2.0\nreturn x", "unsupported", (2, 1, 9)),
     ("break outside a loop", "x = 2.0\nbreak", "unsupported", (2, 1, 6)),
     ("decorator", "@f\ndef g(): pass", "unsupported", (2, 1, 14)),
-    ("star parameter", "def f(*xs): return xs", "unsupported", (1, 1, 22)),
-    ("double-star argument", "def f(x): return x\nf(**{})", "unsupported", (2, 1, 8)),
-    ("dunder method", "class A:\n  def __add__(self, o): return o", "unsupported", (2, 3, 33)),
+    ("star parameter computes nothing", "def f(*xs): return xs", "syntax", (1, 1, 2)),
+    ("double-star argument", "def f(x): return x\nf(**{})", "arity", (2, 1, 8)),
+    ("dunder method", "class A:\n  def __class__(self, o): return o", "unsupported", (2, 3, 35)),
     ("dunder main", "if __name__ == '__main__': pass", "unsupported", (1, 4, 12)),
     ("inherit from a builtin", "class A(int): pass", "unsupported", (1, 1, 19)),
     (
         "numpy function not provided",
-        "import numpy as np\nx = np.arange(3)",
+        "import numpy as np\nx = np.linspace(0, 1)",
         "unsupported",
-        (2, 5, 17),
+        (2, 5, 22),
     ),
     (
         "make_blobs",
@@ -145,7 +147,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("unknown keyword", "def f(x): return x\nf(y=2.0)", "arity", (2, 1, 9)),
     ("index out of range", "xs = [1.0]\ny = xs[3]", "domain", (2, 5, 10)),
     ("list times a value", "x = 2.0\ny = [x] * x", "type", (2, 5, 12)),
-    ("string arithmetic", "x = 'a' + 'b'", "type", (1, 5, 14)),
+    ("string arithmetic", "x = 'a' - 'b'", "type", (1, 5, 14)),
     (
         "plt result used",
         "import matplotlib.pyplot as plt\nx = 2.0\ny = plt.plot(x) * x",
@@ -158,7 +160,7 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("no argument", "y = exp()", "arity", (1, 5, 10)),
     ("Value two numbers", "x = Value(2.0, 3.0)", "arity", (1, 5, 20)),
     ("backward argument", "x = 2.0\nx.backward(1)", "arity", (2, 1, 14)),
-    ("Value of a value", "x = 2.0\ny = Value(x)", "type", (2, 5, 13)),
+    ("Value of a value", "x = Value(2.0)\ny = Value(x)", "type", (2, 5, 13)),
     ("label not a string", "x = Value(2.0, label=3)", "type", (1, 5, 24)),
     ("boolean", "x = True", "type", (1, 5, 9)),
     ("None", "x = None", "type", (1, 5, 9)),
@@ -356,15 +358,11 @@ def _frames() -> int:
 DEEP_CALLS = "def f(n):\n    return Value(1.0) if n == 0 else f(n - 1) * 1.0\ny = f(30)"
 
 
-@pytest.mark.parametrize(
-    ("source", "headroom"),
-    [("x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS), 120), (DEEP_CALLS, 150)],
-    ids=["ast.parse", "calls within MAX_CALL_DEPTH"],
-)
-def test_a_caller_deep_in_its_stack_still_gets_gradstep_error(source: str, headroom: int) -> None:
-    """ast.parse and the interpreter recurse with a budget tied to Python's recursion limit:
-    called with little stack left, a chain within MAX_OPERATORS or calls within
-    MAX_CALL_DEPTH overflow it; that is a located limit error, never RecursionError."""
+def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
+    """ast.parse recurses with a budget tied to Python's recursion limit: called with little
+    stack left, a chain within MAX_OPERATORS overflows it; that is a located limit error,
+    never RecursionError."""
+    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
 
     def at_depth(n: int) -> None:
         if n > 0:
@@ -375,8 +373,23 @@ def test_a_caller_deep_in_its_stack_still_gets_gradstep_error(source: str, headr
         assert err.value.kind == "limit"
         assert err.value.span is not None
 
-    at_depth(sys.getrecursionlimit() - _frames() - headroom)
-    assert parse(DEEP_CALLS).output.data == 1.0  # with the stack of a test, it runs
+    at_depth(sys.getrecursionlimit() - _frames() - 120)
+
+
+def test_a_caller_deep_in_its_stack_still_runs_deep_calls() -> None:
+    """Calls nested deep run on threads of their own: called with little stack left, the
+    program's calls still run, and Python's recursion limit is never raised."""
+    limit = sys.getrecursionlimit()
+    found: list[float] = []
+
+    def at_depth(n: int) -> None:
+        if n > 0:
+            at_depth(n - 1)
+            return
+        found.append(graph_program(parse(DEEP_CALLS)).output.data)
+
+    at_depth(limit - _frames() - 150)
+    assert found == [1.0] and sys.getrecursionlimit() == limit
 
 
 # Random programs made of the language's pieces: they reach deep into the interpreter, and
@@ -427,3 +440,41 @@ def test_random_language_programs_only_raise_located_gradstep_errors(pieces: lis
         assert "cannot run this statement" not in e.message, e.message
         assert e.span is not None or "values given" in e.message, e.message
         assert e.span is None or 1 <= e.span.column < e.span.end_column
+
+
+# The surfaces a learner's own engine needs (while, recursion, dicts, sets, strings, closures,
+# objects of the program, print): each bomb is a located limit error, fast, never a hang or a
+# RecursionError.
+BOMBS = {
+    "while True": ("while True:\n    pass", 2),
+    "recursion bomb": ("def f(n):\n    return f(n + 1)\nf(0)", 2),
+    "mutual recursion": ("def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)", 4),
+    "dict bomb": ("d = {}\nfor i in range(10**9):\n    d[i] = i", 3),
+    "dict comprehension bomb": ("d = {i: i for i in range(10**9)}", 1),
+    "set bomb": ("s = set()\nfor i in range(10**9):\n    s.add(str(i))", 3),
+    "set comprehension bomb": ("s = {i for i in range(10**9)}", 1),
+    "string doubling": ("s = 'x'\nwhile True:\n    s = s + s", 3),
+    "string repeat": ("s = 'ab' * 10**9", 1),
+    "format width": ("s = f'{1:>999999999}'", 1),
+    "percent width": ("s = '%999999999d' % 1", 1),
+    "ljust": ("s = 'a'.ljust(10**9)", 1),
+    "join bomb": ("s = ','.join(['x' * 1000] * 100000)", 1),
+    "closure cycle": ("def f():\n    g = lambda: g()\n    return g()\nf()", 2),
+    "instance bomb": ("class A:\n    pass\nxs = []\nwhile True:\n    xs.append(A())", 5),
+    "instance recursion": ("class A:\n    def __init__(self):\n        self.a = A()\nA()", 3),
+    "repr recursion": ("class A:\n  def __repr__(self):\n    return repr(self)\nprint(A())", 3),
+    "operator ping-pong": ("class A:\n  def __add__(self, o):\n    return o + self\nA() + A()", 3),
+    "print flood": ("while True:\n    print('x' * 1000)", 2),
+    "nested tuple key": ("t = ()\nfor i in range(20000):\n    t = (t,)\ns = {t}", 4),
+    "list holding itself printed": ("a = [1]\na.append(a)\nprint(a)", 3),
+}
+
+
+@pytest.mark.parametrize(("source", "line"), BOMBS.values(), ids=BOMBS.keys())
+def test_bombs_on_the_new_surfaces_are_located_limit_errors(source: str, line: int) -> None:
+    start = time.perf_counter()
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert time.perf_counter() - start < 2.0  # milliseconds here; the bound leaves room for CI
+    assert err.value.kind == "limit", err.value.message
+    assert err.value.span is not None and err.value.span.line == line
