@@ -17,6 +17,7 @@ from engine.language.objects import (
     Args,
     BoundMethod,
     Builtin,
+    CallRecord,
     Class,
     Function,
     Ignored,
@@ -144,7 +145,13 @@ def call_value_method(
 
 
 def set_attribute(
-    m: Machine, obj: object, name: str, value: object, statement: Span, augmented: bool = False
+    m: Machine,
+    obj: object,
+    name: str,
+    value: object,
+    statement: Span,
+    augmented: bool = False,
+    record: CallRecord | None = None,
 ) -> None:
     """``obj.name = value``: a value's .data (a gradient step), .grad or .label; an attribute
     of an instance (which names a value stored there: self.b, self.w[0]; a number written to
@@ -169,7 +176,7 @@ def set_attribute(
         attrs[name] = value
         if obj.cls.own:
             if is_number(value) or is_number(before):
-                m.watch.wrote(obj, name, before, value, statement, augmented)
+                m.watch.wrote(obj, name, before, value, statement, augmented, record)
             m.learner.name_attribute(value, name)
         recorder.name_attribute(value, name)
     elif type(obj) is Class and (not name.startswith("__") or name in OPERATOR_METHODS):

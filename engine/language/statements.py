@@ -134,7 +134,7 @@ def assign(
         )
     if kind is ast.Attribute:
         obj = ev.evaluate(target.value, scope)  # type: ignore[attr-defined]
-        set_attribute(ev, obj, target.attr, value, frame.where(stmt))  # type: ignore[attr-defined]
+        set_attribute(ev, obj, target.attr, value, frame.where(stmt), record=frame.record)  # type: ignore[attr-defined]
         return value
     assert kind is ast.Subscript
     obj, key = ev.evaluate(target.value, scope), ev.evaluate(target.slice, scope)  # type: ignore[attr-defined]
@@ -184,7 +184,9 @@ def on_augassign(ev: Evaluator, stmt: ast.AugAssign, scope: Scope) -> None:
         obj = ev.evaluate(target.value, scope)
         current = attribute(obj, target.attr, target, scope)
         result = ev.arith(op, current, ev.evaluate(stmt.value, scope), scope, stmt, operands)
-        set_attribute(ev, obj, target.attr, result, scope.frame.where(stmt), augmented=True)
+        set_attribute(
+            ev, obj, target.attr, result, scope.frame.where(stmt), True, scope.frame.record
+        )
     else:
         assert type(target) is ast.Subscript
         obj, key = ev.evaluate(target.value, scope), ev.evaluate(target.slice, scope)

@@ -32,6 +32,7 @@ class Write:
     span: Span  # the statement that wrote it
     augmented: bool  # +=, -=, ...: the statement read the attribute and added to it
     call: int | None  # the kept function's call it was written in (Watch.calls), innermost
+    record: CallRecord | None = None  # the program's call it was written in (None: top level)
 
 
 @dataclass(slots=True, eq=False)
@@ -65,9 +66,10 @@ class Watch:
         after: object,
         span: Span,
         augmented: bool,
+        record: CallRecord | None = None,
     ) -> None:
         call = self._open[-1] if self._open else None
-        self.writes.append(Write(instance, attr, before, after, span, augmented, call))
+        self.writes.append(Write(instance, attr, before, after, span, augmented, call, record))
 
     def call_started(self, owner: Instance, attr: str, function: Function, span: Span) -> int:
         parent = self._open[-1] if self._open else None

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from engine.errors import Span
 from engine.language import parse
+from engine.language.learner import OwnProgram
 from engine.language.objects import Function
-from engine.language.recorder import OwnProgram
 from engine.language.source import LINE_BREAK, read_program, spanner
 from engine.own.backward import Pass, last_pass
 from engine.own.findings import Finding, find
@@ -37,8 +37,9 @@ def study(program: OwnProgram) -> Study:
     walk = last_pass(program, graph, _span_of)
     found = truth(graph, _rerun(program, graph))
     root = len(graph.order) - 1
-    findings = find(walk.steps, walk.start, graph.grad, found, root, _backward_def(program))
-    return Study(program, graph, walk, found, tuple(findings))
+    findings = find(walk, graph.grad, found, root, _backward_def(program))
+    kept = tuple(f for f in findings if not graph.lifted[f.node])  # constants: not the program's
+    return Study(program, graph, walk, found, kept)
 
 
 def _span_of(function: Function) -> Span:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.errors import Span
+from engine.language.learner import OwnProgram
 from engine.language.objects import Function
-from engine.language.recorder import OwnProgram
 from engine.language.watch import Write
 from engine.own.graph import OwnGraph, number
 
@@ -40,17 +40,16 @@ class Pass:
     steps: tuple[Step, ...]
     start: tuple[float, ...]  # every node's gradient when the pass began
     seeds: int  # how many seeds were written after the output was made (2: backward() twice)
+    began: Span | None  # the program's statement that began it (its top-level backward() call)
 
 
-def last_pass(
-    program: OwnProgram, graph: OwnGraph, span_of: Callable[[Function], Span]
-) -> Pass:
+def last_pass(program: OwnProgram, graph: OwnGraph, span_of: Callable[[Function], Span]) -> Pass:
     """The last pass, as steps; ``span_of``: where a kept function is written."""
     writes, calls = program.watch.writes, program.watch.calls
     grad, out = graph.fields.grad, program.output
     made = graph.born[graph.ids[out]]
-    while made < len(writes) and writes[made].instance is out:  # the output's own __init__
-        made += 1
+    while made < len(writes) and writes[made].instance is out and writes[made].before is None:
+        made += 1  # the output's own __init__: attributes it sets for the first time
     seeds = [k for k in range(made, len(writes)) if _seed(writes[k], out, grad)]
     start = seeds[-1] if seeds else made
     events: list[tuple[int, int, int]] = []  # (write index, 0 call / 1 statement, which)
@@ -87,7 +86,13 @@ def last_pass(
         found = _grad_writes(group, graph, begun, written)
         if found:
             steps.append(Step("seed" if first in seeds else "direct", found[0].node, found))
-    return Pass(tuple(steps), tuple(begun), len(seeds))
+    began = None
+    if seeds:
+        seed = writes[seeds[-1]]
+        began, record = seed.span, seed.record
+        while record is not None:  # up to the top level: where the program called backward()
+            began, record = record.span, record.parent
+    return Pass(tuple(steps), tuple(begun), len(seeds), began)
 
 
 def _seed(w: Write, out: object, grad: str) -> bool:

@@ -10,10 +10,10 @@ A finding is about a node whose final gradient differs from the true one (relati
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import Span
-from engine.own.backward import Step
+from engine.own.backward import Pass, Step
 from engine.own.truth import Truth
 
 RTOL = 1e-6  # how close a gradient must be to the true one to count as right
@@ -39,15 +39,17 @@ class Finding:
 
 
 def find(
-    steps: Sequence[Step],
-    start: Sequence[float],
+    walk: Pass,
     final: Sequence[float],
     truth: Truth,
     root: int,
     backward_def: Span | None,
 ) -> list[Finding]:
-    """The findings of a pass (``start``: each gradient when it began; ``final``: what their
-    code left), first wrong write first."""
+    """The findings of ``walk`` (``final``: each gradient as their code left it), the first
+    wrong write first. Each points at the line to look at: the write that made the gradient
+    wrong; for a step out of order, the call of that step; for a missing seed, the backward
+    that lacks it; for gradients not zeroed, the backward() call that added onto them."""
+    steps, start = walk.steps, walk.start
     n = len(final)
     true_running = [0.0] * n
     theirs = list(start)
@@ -80,9 +82,23 @@ def find(
             kind = "seed" if v == root else "unreached"
             found = Finding(v, kind, None, None, backward_def if v == root else None,
                             expected=true, got=final[v])  # fmt: skip
-        out.append(found)
+        out.append(_pointed(found, steps, backward_def, walk.began))
     out.sort(key=lambda f: (f.step is None, f.step or 0, f.write if f.write is not None else -1))
     return out
+
+
+def _pointed(
+    f: Finding, steps: Sequence[Step], backward_def: Span | None, began: Span | None
+) -> Finding:
+    """``f`` pointing at the line a learner should look at for its kind of mistake."""
+    span = f.span
+    if f.kind == "order" and f.step is not None:
+        span = steps[f.step].call_span or span
+    elif f.kind == "seed":
+        span = backward_def or span
+    elif f.kind == "zero":
+        span = began or span
+    return replace(f, span=span)
 
 
 def _call(

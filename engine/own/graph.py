@@ -8,8 +8,9 @@ import math
 from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
+from engine.language.learner import OwnProgram
 from engine.language.objects import CallRecord, Class, Instance
-from engine.language.recorder import Call, OwnProgram
+from engine.language.recorder import Call
 from engine.ops import OPS
 
 # The names the tutorials give each part of a node, most common first.
@@ -59,6 +60,8 @@ class OwnGraph:
     spans: tuple[Span | None, ...]  # where the program made each node (outside the class)
     records: tuple[CallRecord | None, ...]  # the call of the program each was made in
     born: tuple[int, ...]  # each node's first write (its __init__) in watch.writes
+    lifted: tuple[bool, ...]  # a leaf made inside the class's own methods: a plain number lifted
+    # into a node (``other = Value(other)`` in ``__add__``), a constant to the program
 
 
 def number(x: object) -> bool:
@@ -149,10 +152,17 @@ def build_graph(program: OwnProgram) -> OwnGraph:
     data = tuple(_forward_data(program, v, fields, born[ids[v]], ids) for v in order)
     grad = tuple(float(v.attrs.get(fields.grad, 0.0)) for v in order)  # type: ignore[arg-type]
     by = {m.instance: m for m in watch.made}
-    spans = tuple(_made_at(by[v].span, by[v].record, output.cls) if v in by else None for v in order)
+    spans = tuple(
+        _made_at(by[v].span, by[v].record, output.cls) if v in by else None for v in order
+    )
     records = tuple(_program_call(by[v].record, output.cls) if v in by else None for v in order)
+    lifted = tuple(
+        not parents[i] and v in by and by[v].record is not None
+        and _of_class(by[v].record, output.cls)  # type: ignore[arg-type]
+        for i, v in enumerate(order)
+    )  # fmt: skip
     return OwnGraph(output.cls, fields, order, ids, parents, ops, data, grad, spans, records,
-                    born)  # fmt: skip
+                    born, lifted)  # fmt: skip
 
 
 def _first_writes(program: OwnProgram, ids: dict[Instance, int]) -> tuple[int, ...]:

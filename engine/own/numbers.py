@@ -9,7 +9,7 @@ import re
 
 from engine.notation import own as words
 from engine.own import Study
-from engine.steps import grad_bin
+from engine.trace.numbers import grad_bin
 from engine.trace.data import Check, Finding, Numbers, Structure
 from engine.trace.structure import Built
 

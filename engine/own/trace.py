@@ -47,6 +47,8 @@ def names_of(s: Study) -> list[str]:
     for i, v in enumerate(g.order):
         label = v.attrs.get(g.fields.label) if g.fields.label else None
         name = label if isinstance(label, str) and label else program.names.get(v, "")
+        if not name and g.lifted[i]:
+            name = notation.constant_name(g.data[i])
         if not name and g.ops[i].name and g.parents[i]:
             name = notation.made_name(notation.expression(_result(s, out, i, "")), i)
             name = "" if name.startswith("#") else name
@@ -58,7 +60,11 @@ def _result(s: Study, names: list[str], i: int, name: str) -> Result:
     """Node i as gradstep's notation writes a result of a known op."""
     g = s.graph
     op = g.ops[i]
-    parents = g.parents[i] * OPS[op.name].arity if len(g.parents[i]) == 1 and op.exponent is None else g.parents[i]  # type: ignore[index]
+    parents = (
+        g.parents[i] * OPS[op.name].arity
+        if len(g.parents[i]) == 1 and op.exponent is None
+        else g.parents[i]
+    )  # type: ignore[index]
     operands = [Operand(names[p], ("data", p)) for p in parents]
     if op.exponent is not None:
         operands.append(Operand(notation.constant_name(op.exponent), ("data", i), "", op.exponent))
@@ -70,8 +76,9 @@ def outline_nodes(s: Study, names: list[str]) -> tuple[NodeOutline, ...]:
     _, innermost = calls_of(g)
     root = len(g.order) - 1
     return tuple(
-        NodeOutline(i, names[i], _kind(s, i, root), g.ops[i].name, g.ops[i].text or None,
-                    innermost[i])  # fmt: skip
+        NodeOutline(
+            i, names[i], _kind(s, i, root), g.ops[i].name, g.ops[i].text or None, innermost[i]
+        )  # fmt: skip
         for i in range(len(g.order))
     )
 
@@ -79,6 +86,8 @@ def outline_nodes(s: Study, names: list[str]) -> tuple[NodeOutline, ...]:
 def _kind(s: Study, i: int, root: int) -> Kind:
     if i == root:
         return "output"
+    if s.graph.lifted[i]:
+        return "constant"
     return "intermediate" if s.graph.parents[i] else "input"
 
 
@@ -131,7 +140,7 @@ def build(s: Study, names: list[str]) -> Built:
     backward = _backward(s, names, lines, slots)
     inputs = tuple(
         Input(i, names[i], program.inputs.get(names[i]) is g.order[i], True)
-        for i in range(len(g.order)) if not g.parents[i]
+        for i in range(len(g.order)) if not g.parents[i] and not g.lifted[i]
     )  # fmt: skip
     structure = Structure(
         engine="program", output=len(g.order) - 1, nodes=nodes, edges=edges,
@@ -189,13 +198,15 @@ def _backward(s: Study, names: list[str], lines: list[str], slots: Slots) -> lis
             )
         if not st.writes:
             rows.append((Cell("note", slots.line(words.silent_note(names[st.node], st.attr))),))
-        where = st.call_span or (st.writes[0].span if st.writes else None)
+        where = st.function_span or (st.writes[0].span if st.writes else None)
         line = f"line {where.line}" if where else ""
         if st.kind == "direct" and where:
             line = f"line {where.line}: {lines[where.line - 1].strip()}"
         about = words.step_title(st.kind, names[st.node], st.attr, line)
         title = titles.step_title("backward", j, j, count, about)
-        edges = tuple((st.node, k) for k in range(len(g.parents[st.node]))) if st.kind == "call" else ()
+        edges = (
+            tuple((st.node, k) for k in range(len(g.parents[st.node]))) if st.kind == "call" else ()
+        )
         steps.append(Step("backward", st.node, title, tuple(rows), edges, True, tuple(changes)))
     return steps
 

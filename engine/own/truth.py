@@ -95,23 +95,30 @@ def _why(graph: OwnGraph, i: int) -> str:
 
 def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions],
                  rerun: Rerun) -> None:  # fmt: skip
-    """∂node/∂parent by central differences: the program run with the parent's number moved
-    by ±h just after it was made, reading the node's number (one pair of runs per parent
-    serves every unknown node that uses it), while MAX_TRUTH_RUNS allows."""
+    """∂node/∂parent by central differences through their own forward, while MAX_TRUTH_RUNS
+    allows. A run with parent q's number moved by ±h just after q is made gives the total
+    derivative D(x, q) of every later node x (one pair of runs per parent serves every node that
+    uses it). The partials of a node u with parents q₁ < … < qₖ (in creation order) follow from
+    D(u, qᵢ) = Σⱼ ∂u/∂qⱼ · D(qⱼ, qᵢ), where D(qⱼ, qᵢ) is 0 for j < i (made before qᵢ): from the
+    last parent back."""
     wanted = sorted({p for i in nodes for p in graph.parents[i]})
-    runs: dict[int, tuple[tuple[float, ...], tuple[float, ...], float]] = {}
-    for p in wanted[: MAX_TRUTH_RUNS // 2]:
-        h = 1e-6 * max(1.0, abs(graph.data[p]))
+    total: dict[int, tuple[float, ...]] = {}  # q -> D(x, q) for every node x
+    for q in wanted[: MAX_TRUTH_RUNS // 2]:
+        h = 1e-6 * max(1.0, abs(graph.data[q]))
         try:
-            runs[p] = (rerun(p, h), rerun(p, -h), h)
+            up, down = rerun(q, h), rerun(q, -h)
         except GradstepError:
             continue
+        total[q] = tuple((a - b) / (2 * h) for a, b in zip(up, down, strict=True))
     for i in nodes:
-        ds = []
-        for p in graph.parents[i]:
-            if p not in runs:
-                ds.append((p, math.nan))
+        qs = sorted(set(graph.parents[i]))
+        partial: dict[int, float] = {}
+        for k in reversed(range(len(qs))):
+            q = qs[k]
+            if q not in total or any(r not in total for r in qs[k + 1 :]):
+                partial[q] = math.nan
                 continue
-            up, down, h = runs[p]
-            ds.append((p, (up[i] - down[i]) / (2 * h)))
-        locals_[i] = tuple(ds)
+            later = sum(partial[r] * total[q][r] for r in qs[k + 1 :])
+            partial[q] = total[q][i] - later
+        times = {q: graph.parents[i].count(q) for q in qs}  # a parent kept twice: half each
+        locals_[i] = tuple((q, partial[q] / times[q]) for q in graph.parents[i])
