@@ -78,8 +78,8 @@ def test_a_missing_program_file_or_output_folder_is_a_message(
     [
         ("a = 1.0 +* (2 3", "gradstep: line 1, column 10: invalid syntax\n"),
         (
-            "x = 2.0\nwhile x:\n    pass",
-            "gradstep: line 2, column 1: a while loop is not supported",
+            "x = 2.0\nwith x:\n    pass",
+            "gradstep: line 2, column 1: a with statement is not supported",
         ),
     ],
 )
