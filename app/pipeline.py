@@ -29,8 +29,10 @@ from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
+from engine import tracing
 from engine.steps import Phase, position, state_at
-from engine.trace import Built, Drawable, Numbers, Structure, Trace, build, key, numbers
+from engine.trace import Built, Numbers, Structure, Trace
+from engine.tracing import Drawable, build, key, numbers
 
 _STRUCTURE = TypeAdapter(Structure)
 _NUMBERS = TypeAdapter(Numbers)
@@ -137,9 +139,9 @@ def draw(
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    program = engine.graph_program(engine.parse(source, given))
+    program = engine.parse(source, given)
     parsed = time.perf_counter()
-    outline = engine.outline(program)
+    outline = tracing.outline(program)
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)
     fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
@@ -185,9 +187,7 @@ def draw_trace(
                   timings)  # fmt: skip
 
 
-def _kept_drawing(
-    drawing: tuple[object, ...], outline: engine.Outline
-) -> tuple[Fold, Rankdir, str]:
+def _kept_drawing(drawing: tuple[object, ...], outline: Drawable) -> tuple[Fold, Rankdir, str]:
     """``_drawing`` of a structure with a fold request, a direction and an aspect, kept: a
     value-only change draws the same DOT again."""
     with _LOCK:

@@ -9,7 +9,8 @@ from engine.errors import GradstepError, Span
 from engine.graph import topological_order
 from engine.language import OwnProgram, Program, graph_program, parse
 from engine.ops import OPS, Op
-from engine.trace import Outline, Trace, outline, trace, trace_value
+from engine.trace import Outline, Trace, trace_value
+from engine.tracing import outline, trace
 from engine.value import Value, constant, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 __all__ = [

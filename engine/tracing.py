@@ -13,7 +13,7 @@ from engine.own.numbers import numbers as own_numbers
 from engine.own.trace import OwnOutline, own_outline
 from engine.own.trace import build as own_build
 from engine.own.trace import key as own_key
-from engine.trace import Built, Numbers, Outline, Trace
+from engine.trace import Built, Numbers, Outline, Structure, Trace
 from engine.trace import build as gradstep_build
 from engine.trace import key as gradstep_key
 from engine.trace import numbers as gradstep_numbers
@@ -21,6 +21,7 @@ from engine.trace import outline as gradstep_outline
 
 AnyProgram: TypeAlias = Program | OwnProgram
 AnyOutline: TypeAlias = Outline | OwnOutline
+Drawable: TypeAlias = Outline | OwnOutline | Structure  # what a drawing reads: fields all share
 
 
 def outline(program: AnyProgram) -> AnyOutline:

@@ -74,14 +74,13 @@ def parse(
 
 
 def graph_program(program: Program | OwnProgram) -> Program:
-    """``program`` if its graph is gradstep's values; else the error that says the program's
-    own engine cannot be traced yet."""
+    """``program`` if its graph is made of gradstep's values; else the error that says this
+    needs them (the training lab's programs, for one)."""
     if isinstance(program, Program):
         return program
     raise GradstepError(
-        f"this program runs the program's own engine (its class {program.output.cls.name}): "
-        "gradstep cannot step through it yet; use gradstep's Value "
-        "(from micrograd.engine import Value) to step through the graph",
+        f"this program's graph is made of its own class {program.output.cls.name}: this needs "
+        "gradstep's Value (from micrograd.engine import Value)",
         kind="unsupported",
     )
 

@@ -31,6 +31,7 @@ class Finding:
     write: int | None  # that step's write that did it (None: the step did not write it)
     span: Span | None  # the line to look at
     user: int | None = None  # the node whose step it is (a call of its kept function)
+    position: int | None = None  # which of the user's operands the write was for
     expected: float = 0.0  # what the gradient should have become there (true running value)
     got: float = 0.0  # what it became
     local: float = 0.0  # the true local derivative of that write's position
@@ -68,8 +69,9 @@ def find(
                 if true is not None:
                     true_running[w.node] = true
                     if not close(w.after, true) and w.node not in first:
-                        first[w.node] = Finding(w.node, "hand", s, j, w.span, expected=true,
-                                                got=w.after)  # fmt: skip
+                        first[w.node] = Finding(
+                            w.node, "hand", s, j, w.span, expected=true, got=w.after
+                        )
             continue
         _call(s, step, truth, theirs, true_running, final, root, first)
     out = []
@@ -80,8 +82,15 @@ def find(
         found = first.get(v)
         if found is None:  # no step of the pass made it wrong: the pass never reached it
             kind = "seed" if v == root else "unreached"
-            found = Finding(v, kind, None, None, backward_def if v == root else None,
-                            expected=true, got=final[v])  # fmt: skip
+            found = Finding(
+                v,
+                kind,
+                None,
+                None,
+                backward_def if v == root else None,
+                expected=true,
+                got=final[v],
+            )
         out.append(_pointed(found, steps, backward_def, walk.began))
     out.sort(key=lambda f: (f.step is None, f.step or 0, f.write if f.write is not None else -1))
     return out
@@ -114,34 +123,58 @@ def _call(
     """A call of node u's kept function: each write checked against what a correct one adds."""
     u = step.node
     upstream, true_up = theirs[u], truth.grad[u]
-    positions: dict[int, list[float]] = {}
-    for p, d in truth.locals[u]:
-        positions.setdefault(p, []).append(d)
+    positions: dict[int, list[tuple[int, float]]] = {}  # parent -> its (position, ∂u/∂parent)
+    for k, (p, d) in enumerate(truth.locals[u]):
+        positions.setdefault(p, []).append((k, d))
     for j, w in enumerate(step.writes):
         v = w.node
         left = positions.get(v)
-        d = left.pop(0) if left else 0.0
+        position, d = left.pop(0) if left else (None, 0.0)
         before_true = true_running[v]
         if true_up is not None:
             true_running[v] = before_true + d * true_up
         theirs[v] = w.after
         if v in first or true_up is None or close(w.after, true_running[v]):
             continue
-        kind = _why(w.before, w.after, w.augmented, d, upstream, true_up, before_true,
-                    final[u], u == root)  # fmt: skip
-        first[v] = Finding(v, kind, s, j, w.span, u, true_running[v], w.after, d, upstream, true_up)
-    for p, ds in positions.items():  # positions this step never wrote: gradient not sent
-        for d in ds:
+        kind = _why(
+            w.before, w.after, w.augmented, d, upstream, true_up, before_true, final[u], u == root
+        )
+        first[v] = Finding(
+            v, kind, s, j, w.span, u, position, true_running[v], w.after, d, upstream, true_up
+        )
+    for p, left in positions.items():  # positions this step never wrote: gradient not sent
+        for position, d in left:
             if true_up is None:
                 continue
             true_running[p] += d * true_up
             if p not in first and d * true_up != 0 and not close(theirs[p], true_running[p]):
-                first[p] = Finding(p, "missing", s, None, step.function_span, u,
-                                   true_running[p], theirs[p], d, upstream, true_up)  # fmt: skip
+                first[p] = Finding(
+                    p,
+                    "missing",
+                    s,
+                    None,
+                    step.function_span,
+                    u,
+                    position,
+                    true_running[p],
+                    theirs[p],
+                    d,
+                    upstream,
+                    true_up,
+                )
 
 
-def _why(before: float, after: float, augmented: bool, d: float, upstream: float,
-         true_up: float, before_true: float, user_final: float, user_is_root: bool) -> str:  # fmt: skip
+def _why(
+    before: float,
+    after: float,
+    augmented: bool,
+    d: float,
+    upstream: float,
+    true_up: float,
+    before_true: float,
+    user_final: float,
+    user_is_root: bool,
+) -> str:
     """Why a write left a gradient different from the true running one."""
     if not close(upstream, true_up):  # the step read a gradient that was not the true one
         if user_is_root and close(upstream, 0.0):

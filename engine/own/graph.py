@@ -145,7 +145,9 @@ def build_graph(program: OwnProgram) -> OwnGraph:
         for v in order
     )
     ops = tuple(
-        read_op(str(v.attrs.get(fields.op, "")), len(parents[i])) if parents[i] else Op("", None)
+        read_op(str(v.attrs.get(fields.op, "")) if fields.op else "", len(parents[i]))
+        if parents[i]
+        else Op("", None)
         for i, v in enumerate(order)
     )
     born = _first_writes(program, ids)
@@ -157,12 +159,15 @@ def build_graph(program: OwnProgram) -> OwnGraph:
     )
     records = tuple(_program_call(by[v].record, output.cls) if v in by else None for v in order)
     lifted = tuple(
-        not parents[i] and v in by and by[v].record is not None
+        not parents[i]
+        and v in by
+        and by[v].record is not None
         and _of_class(by[v].record, output.cls)  # type: ignore[arg-type]
         for i, v in enumerate(order)
-    )  # fmt: skip
-    return OwnGraph(output.cls, fields, order, ids, parents, ops, data, grad, spans, records,
-                    born, lifted)  # fmt: skip
+    )
+    return OwnGraph(
+        output.cls, fields, order, ids, parents, ops, data, grad, spans, records, born, lifted
+    )
 
 
 def _first_writes(program: OwnProgram, ids: dict[Instance, int]) -> tuple[int, ...]:
@@ -225,8 +230,9 @@ def calls_of(graph: OwnGraph) -> tuple[tuple[Call, ...], tuple[int | None, ...]]
         for r in reversed(chain):
             parent = _program_call(r.parent, graph.cls)
             number_of[id(r)] = len(calls)
-            calls.append(Call(len(calls), number_of[id(parent)] if parent else None, r.name,
-                              r.span))  # fmt: skip
+            calls.append(
+                Call(len(calls), number_of[id(parent)] if parent else None, r.name, r.span)
+            )
         return number_of[id(record)]
 
     innermost = tuple(numbered(r) if r is not None else None for r in graph.records)

@@ -7,10 +7,13 @@ from __future__ import annotations
 import math
 import re
 
+from engine import notation
 from engine.notation import own as words
 from engine.own import Study
-from engine.trace.numbers import grad_bin
+from engine.own.findings import Finding as Found
+from engine.own.trace import flat_offsets, result_of
 from engine.trace.data import Check, Finding, Numbers, Structure
+from engine.trace.numbers import grad_bin
 from engine.trace.structure import Built
 
 _NUMBER = re.compile(r"\{(\w+)\}")
@@ -19,19 +22,19 @@ _NUMBER = re.compile(r"\{(\w+)\}")
 def numbers(s: Study, built: Built, names: list[str]) -> Numbers:
     g, walk, truth = s.graph, s.walk, s.truth
     writes = [w for st in walk.steps for w in st.writes]
-    scale = max((abs(x) for x in (*g.grad, *(t for t in truth.grad if t is not None))),
-                default=0.0)  # fmt: skip
-    true = [math.nan if t is None else t for t in truth.grad]
+    known = [t for t in truth.grad if t is not None]
+    scale = max((abs(x) for x in (*g.grad, *known)), default=0.0)
     arrays: dict[str, list[float]] = {
         "data": list(g.data),
         "grad": list(g.grad),
-        "true": true,
+        "true": [math.nan if t is None else t for t in truth.grad],
         "start": list(walk.start),
         "sbin": [grad_bin(x, scale) for x in walk.start],
         "before": [w.before for w in writes],
         "after": [w.after for w in writes],
         "bin": [grad_bin(w.after, scale) for w in writes],
     }
+    assert len(flat_offsets(walk.steps)) == len(walk.steps)
     slots = tuple(arrays[a][i] for a, i in built.recipes)
     checks = tuple(
         Check(truth.grad[i.node], *_errors(g.grad[i.node], truth.grad[i.node]))
@@ -56,39 +59,46 @@ def _errors(theirs: float, true: float | None) -> tuple[float | None, float | No
     return error, error / scale if scale else 0.0
 
 
-def _finding(s: Study, structure: Structure, names: list[str], f: object) -> Finding:
+def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Finding:
     """A finding as the API sends it: where (the step of the walk, the span) and its sentence,
-    its numbers in order."""
+    with its numbers in the order the sentence reads them."""
     g = s.graph
-    node, user = f.node, f.user  # type: ignore[attr-defined]
-    users = [i for i, ps in enumerate(g.parents) if node in ps]
+    node, user = f.node, f.user
     uses = structure.nodes[node].uses.removeprefix("used ")
     rule = ""
-    if user is not None and g.ops[user].name and structure.nodes[user].formula:
-        rule = ""  # the rule in names: written by the structure's rows where the step shows it
-    template = words.finding_text(f.kind, names[node], names[user] if user is not None else "",  # type: ignore[attr-defined]
-                                  uses or f"by {', '.join(names[u] for u in users)}", rule)  # fmt: skip
+    if user is not None and f.position is not None and g.ops[user].name:
+        r = result_of(s, names, user, names[user])
+        text = notation.contribution_text(r, f.position, _NO_REFS)
+        rule = notation.text_of(text.rule)
+    about = names[user] if user is not None else ""
+    template = words.finding_text(f.kind, names[node], about, uses, rule)
+    before = (
+        s.walk.steps[f.step].writes[f.write].before
+        if f.write is not None and f.step is not None
+        else s.walk.start[node]
+    )
     values = {
-        "got": f.got, "expected": f.expected, "local": f.local, "upstream": f.upstream,  # type: ignore[attr-defined]
-        "true_upstream": f.true_upstream, "before": s.walk.start[node],  # type: ignore[attr-defined]
-        "added": f.got - _before(s, f), "share": f.local * f.true_upstream,  # type: ignore[attr-defined]
-    }  # fmt: skip
+        "got": f.got,
+        "expected": f.expected,
+        "local": f.local,
+        "upstream": f.upstream,
+        "true_upstream": f.true_upstream,
+        "before": before,
+        "added": f.got - before,
+        "share": f.local * f.true_upstream,
+    }
     parts: list[str | int] = []
-    numbers: list[float] = []
+    figures: list[float] = []
     last = 0
     for m in _NUMBER.finditer(template):
-        parts.append(template[last : m.start()])
-        parts.append(len(numbers))
-        numbers.append(values[m[1]])
+        parts += [template[last : m.start()], len(figures)]
+        figures.append(values[m[1]])
         last = m.end()
     parts.append(template[last:])
     forward = sum(1 for st in structure.steps if st.phase == "forward")
-    step = None if f.step is None else forward + f.step  # type: ignore[attr-defined]
-    return Finding(node, f.kind, step, f.span, tuple(p for p in parts if p != ""), tuple(numbers))  # type: ignore[attr-defined]
+    step = None if f.step is None else forward + f.step
+    line = tuple(p for p in parts if p != "")
+    return Finding(node, f.kind, step, f.span, line, tuple(figures))
 
 
-def _before(s: Study, f: object) -> float:
-    """What the gradient held before the write that made it wrong."""
-    if f.step is None or f.write is None:  # type: ignore[attr-defined]
-        return 0.0
-    return s.walk.steps[f.step].writes[f.write].before  # type: ignore[attr-defined]
+_NO_REFS = notation.LineRefs(("", 0), ("", 0), ("", 0), ("", 0), ("", 0))  # rule text only

@@ -50,25 +50,27 @@ def names_of(s: Study) -> list[str]:
         if not name and g.lifted[i]:
             name = notation.constant_name(g.data[i])
         if not name and g.ops[i].name and g.parents[i]:
-            name = notation.made_name(notation.expression(_result(s, out, i, "")), i)
+            name = notation.made_name(notation.expression(result_of(s, out, i, "")), i)
             name = "" if name.startswith("#") else name
         out.append(name or f"t{str(i).translate(SUBSCRIPTS)}")
     return out
 
 
-def _result(s: Study, names: list[str], i: int, name: str) -> Result:
-    """Node i as gradstep's notation writes a result of a known op."""
+def result_of(s: Study, names: list[str], i: int, name: str) -> Result:
+    """Node i as gradstep's notation writes a result of a known op (its operands in the order
+    of the truth's positions: a set that keeps one ``a`` of ``a + a`` gives it twice)."""
     g = s.graph
-    op = g.ops[i]
-    parents = (
-        g.parents[i] * OPS[op.name].arity
-        if len(g.parents[i]) == 1 and op.exponent is None
-        else g.parents[i]
-    )  # type: ignore[index]
-    operands = [Operand(names[p], ("data", p)) for p in parents]
+    op, parents = g.ops[i], g.parents[i]
+    assert op.name is not None
+    table = OPS[op.name]
+    if len(parents) == 1 and op.exponent is None:
+        parents = parents * table.arity
+    twice = len(parents) == 2 and parents[0] == parents[1]
+    markers = notation.position_markers(2) if twice else ("", "")
+    operands = [Operand(names[p], ("data", p), markers[k]) for k, p in enumerate(parents)]
     if op.exponent is not None:
         operands.append(Operand(notation.constant_name(op.exponent), ("data", i), "", op.exponent))
-    return Result(name, ("data", i), OPS[op.name], tuple(operands))  # type: ignore[index]
+    return Result(name, ("data", i), table, tuple(operands))
 
 
 def outline_nodes(s: Study, names: list[str]) -> tuple[NodeOutline, ...]:
@@ -78,7 +80,7 @@ def outline_nodes(s: Study, names: list[str]) -> tuple[NodeOutline, ...]:
     return tuple(
         NodeOutline(
             i, names[i], _kind(s, i, root), g.ops[i].name, g.ops[i].text or None, innermost[i]
-        )  # fmt: skip
+        )
         for i in range(len(g.order))
     )
 
@@ -98,10 +100,28 @@ def edges_of(s: Study) -> tuple[Edge, ...]:
 def key(s: Study, names: list[str]) -> str:
     """A digest of everything the structure is made from: equal keys, equal structures."""
     g = s.graph
-    steps = [(st.kind, st.node, st.attr, st.call_span, st.function_span,
-              [(w.node, w.span, w.augmented) for w in st.writes]) for st in s.walk.steps]  # fmt: skip
-    parts = (s.program.source, names, g.parents, g.ops, g.spans, calls_of(g)[0], steps,
-             sorted(s.program.inputs), s.program.notes)  # fmt: skip
+    steps = [
+        (
+            st.kind,
+            st.node,
+            st.attr,
+            st.call_span,
+            st.function_span,
+            [(w.node, w.span, w.augmented) for w in st.writes],
+        )
+        for st in s.walk.steps
+    ]
+    parts = (
+        s.program.source,
+        names,
+        g.parents,
+        g.ops,
+        g.spans,
+        calls_of(g)[0],
+        steps,
+        sorted(s.program.inputs),
+        s.program.notes,
+    )
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -114,41 +134,75 @@ def build(s: Study, names: list[str]) -> Built:
     edges = edges_of(s)
     lines = program.source.splitlines()
     computed = [i for i in range(len(g.order)) if g.parents[i]]
-    users: dict[int, list[tuple[int, str]]] = {}
+    users: dict[int, list[tuple[int, str]]] = {}  # once per operand position: a + a twice
     for i, ps in enumerate(g.parents):
-        for p in ps:
+        for p in [p for p, _ in s.truth.locals[i]] or ps:
             users.setdefault(p, []).append((i, names[i]))
     nodes = tuple(
-        Node(i, names[i], notation.grad_of(names[i]), n.kind, n.op, n.symbol, g.spans[i],
-             _formula(s, names, i), computed.index(i) if i in computed else -1, n.call,
-             f"used {notation.uses_text(users[i])}" if i in users else "",
-             slots.line((f"{notation.grad_of(names[i])}: theirs ", ("grad", i, "n"),
-                         ", true ", ("true", i, "n"))))
+        Node(
+            i,
+            names[i],
+            notation.grad_of(names[i]),
+            n.kind,
+            n.op,
+            n.symbol,
+            g.spans[i],
+            _formula(s, names, i),
+            computed.index(i) if i in computed else -1,
+            n.call,
+            f"used {notation.uses_text(users[i])}" if i in users else "",
+            slots.line(
+                (
+                    f"{notation.grad_of(names[i])}: theirs ",
+                    ("grad", i, "n"),
+                    ", true ",
+                    ("true", i, "n"),
+                )
+            ),
+        )
         for i, n in enumerate(nodes_out)
-    )  # fmt: skip
+    )
     start = tuple(
         Change(i, data=None if g.parents[i] else slots("data", i), grad="pending")
         for i in range(len(g.order))
     )
     forward = [
-        Step("forward", i, titles.step_title("forward", k, k, len(computed), made_in.inside(i)),
-             ((Cell("formula", slots.line(_forward_text(s, names, i))),),),
-             tuple((i, p) for p in range(len(g.parents[i]))), False,
-             (Change(i, data=slots("data", i)),))
+        Step(
+            "forward",
+            i,
+            titles.step_title("forward", k, k, len(computed), made_in.inside(i)),
+            ((Cell("formula", slots.line(_forward_text(s, names, i))),),),
+            tuple((i, p) for p in range(len(g.parents[i]))),
+            False,
+            (Change(i, data=slots("data", i)),),
+        )
         for k, i in enumerate(computed)
-    ]  # fmt: skip
+    ]
     backward = _backward(s, names, lines, slots)
     inputs = tuple(
         Input(i, names[i], program.inputs.get(names[i]) is g.order[i], True)
-        for i in range(len(g.order)) if not g.parents[i] and not g.lifted[i]
-    )  # fmt: skip
+        for i in range(len(g.order))
+        if not g.parents[i] and not g.lifted[i]
+    )
     structure = Structure(
-        engine="program", output=len(g.order) - 1, nodes=nodes, edges=edges,
-        calls=made_in.infos(made_in.outlines(edges, len(g.order) - 1), nodes,
-                            Walk((), (), {}, {}), len(forward), slots, []),
-        start=start, steps=(*forward, *backward), slots="".join(slots.kinds), inputs=inputs,
+        engine="program",
+        output=len(g.order) - 1,
+        nodes=nodes,
+        edges=edges,
+        calls=made_in.infos(
+            made_in.outlines(edges, len(g.order) - 1),
+            nodes,
+            Walk((), (), {}, {}),
+            len(forward),
+            slots,
+            [],
+        ),
+        start=start,
+        steps=(*forward, *backward),
+        slots="".join(slots.kinds),
+        inputs=inputs,
         notes=program.notes,
-    )  # fmt: skip
+    )
     return Built(structure, Walk((), (), {}, {}), tuple(slots.recipes), (), ())
 
 
@@ -157,14 +211,14 @@ def _formula(s: Study, names: list[str], i: int) -> str:
     if not g.parents[i]:
         return ""
     if g.ops[i].name:
-        return notation.formula(_result(s, names, i, names[i]))
+        return notation.formula(result_of(s, names, i, names[i]))
     operands = ", ".join(names[p] for p in g.parents[i])
     return f"{names[i]} = {g.ops[i].text or 'op'}({operands})"
 
 
 def _forward_text(s: Study, names: list[str], i: int) -> Parts:
     if s.graph.ops[i].name:
-        return notation.forward_text(_result(s, names, i, names[i]))
+        return notation.forward_text(result_of(s, names, i, names[i]))
     return (f"{_formula(s, names, i)} = ", ("data", i, "n"))
 
 
@@ -183,8 +237,15 @@ def _backward(s: Study, names: list[str], lines: list[str], slots: Slots) -> lis
         rows: list[Row] = []
         changes: list[Change] = []
         if j == 0:  # what each gradient holds as the pass begins
-            changes += [Change(i, grad="partial" if i in last else "final", value=slots("start", i),
-                               bin=slots("sbin", i, "w")) for i in range(len(g.order))]  # fmt: skip
+            changes += [
+                Change(
+                    i,
+                    grad="partial" if i in last else "final",
+                    value=slots("start", i),
+                    bin=slots("sbin", i, "w"),
+                )
+                for i in range(len(g.order))
+            ]
         for k, w in enumerate(st.writes):
             at = offsets[j] + k  # the write's index among all the pass's writes
             true = ("true", w.node) if s.truth.grad[w.node] is not None else None

@@ -93,8 +93,7 @@ def _why(graph: OwnGraph, i: int) -> str:
     return f"the op {op.text!r} did not compute what {op.name} computes"
 
 
-def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions],
-                 rerun: Rerun) -> None:  # fmt: skip
+def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions], rerun: Rerun) -> None:
     """∂node/∂parent by central differences through their own forward, while MAX_TRUTH_RUNS
     allows. A run with parent q's number moved by ±h just after q is made gives the total
     derivative D(x, q) of every later node x (one pair of runs per parent serves every node that

@@ -11,7 +11,7 @@ whatever its input values. Every name, formula and explanation comes from ``engi
 from __future__ import annotations
 
 from engine.graph import topological_order
-from engine.language import OwnProgram, Program, graph_program
+from engine.language import Program
 from engine.trace.data import (
     CallInfo,
     Cell,
@@ -30,7 +30,7 @@ from engine.trace.data import (
     Trace,
 )
 from engine.trace.numbers import numbers
-from engine.trace.outline import Drawable, Outline, outline
+from engine.trace.outline import Outline, outline
 from engine.trace.structure import Built, build, key
 from engine.value import Value
 
@@ -40,7 +40,6 @@ __all__ = [
     "Cell",
     "Change",
     "Check",
-    "Drawable",
     "Edge",
     "Input",
     "Kind",
@@ -62,11 +61,10 @@ __all__ = [
 ]
 
 
-def trace(program: Program | OwnProgram, outlined: Outline | None = None) -> Trace:
+def trace(program: Program, outlined: Outline | None = None) -> Trace:
     """Both parts of ``program``'s trace; runs ``backward()`` on its graph. ``outlined``: its
-    outline, when made already (``outline(program)``). A program that runs its own engine
-    (an ``OwnProgram``) is refused until gradstep can step through it."""
-    program = graph_program(program)
+    outline, when made already (``outline(program)``). (engine.tracing also traces a program
+    that runs its own engine.)"""
     shape = outlined or outline(program)
     built = build(program, shape)
     return Trace(built.structure, numbers(program, shape, built))

@@ -3,18 +3,17 @@ the operand edges, each call's title and run of ids), made before any step is wr
 
 The app hands the outline's DOT to Graphviz, a process of its own, and writes the steps
 (``engine.trace`` with the outline) while Graphviz lays it out. A trace's structure has the
-same fields, so a drawing reads either (``Drawable``).
+same fields, so a drawing reads either (``engine.tracing.Drawable``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
 
 from engine.graph import topological_order
-from engine.language import OwnProgram, Program, graph_program
+from engine.language import Program
 from engine.trace.calls import Calls, innermost_calls
-from engine.trace.data import CallOutline, Edge, Kind, NodeOutline, Structure
+from engine.trace.data import CallOutline, Edge, Kind, NodeOutline
 from engine.trace.names import Names
 from engine.value import Value
 
@@ -32,13 +31,8 @@ class Outline:
     made_in: Calls
 
 
-Drawable: TypeAlias = Outline | Structure  # what a drawing reads: the fields the two share
-
-
-def outline(program: Program | OwnProgram) -> Outline:
-    """The outline of ``program``'s graph (no backward pass is run); an ``OwnProgram`` is
-    refused, as ``trace`` refuses it."""
-    program = graph_program(program)
+def outline(program: Program) -> Outline:
+    """The outline of ``program``'s graph (no backward pass is run)."""
     root = program.output
     order = topological_order(root)  # creation order: a node's id is its place in it
     ids = {v: i for i, v in enumerate(order)}

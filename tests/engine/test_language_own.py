@@ -415,7 +415,7 @@ def test_own_program_fields() -> None:
     assert program.names[program.inputs["a"]] == "a" and program.console == ()
     with pytest.raises(GradstepError) as err:
         graph_program(program)
-    assert err.value.kind == "unsupported" and "own engine" in err.value.message
+    assert err.value.kind == "unsupported" and "its own class Node" in err.value.message
 
 
 def test_the_watch_records_instances_writes_and_kept_calls() -> None:
