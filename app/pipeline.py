@@ -19,7 +19,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import TypeAdapter
 
@@ -30,6 +30,7 @@ from app.draw.layout import LaidOut, Layout
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
 from engine import tracing
+from engine.language import Engine, engines
 from engine.steps import Phase, position, state_at
 from engine.trace import Built, Numbers, Structure, Trace
 from engine.tracing import Drawable, build, key, numbers
@@ -104,6 +105,8 @@ class Drawn:
     template: SvgTemplate
     layout: str  # the DOT's digest: two graphs drawn the same have the same one
     timings: dict[str, float | bool]
+    console: tuple[tuple[int, str], ...] = ()  # what the program printed: (line, text)
+    engines: tuple[str, ...] = ("gradstep",)  # which engines can build its graph
 
     @property
     def structure(self) -> Structure:
@@ -132,14 +135,16 @@ def draw(
     direction: Direction = "auto",
     aspect: float | None = None,
     folding: str | None = None,
+    engine_choice: Engine = "auto",
 ) -> Drawn:
     """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
-    ``aspect``; ``folding``: which calls are boxes, app.draw.fold); raises ``GradstepError``
-    for any bad input."""
+    ``aspect``; ``folding``: which calls are boxes, app.draw.fold; ``engine_choice``: auto, the
+    program's own class Value when it has one, or gradstep's); raises ``GradstepError`` for
+    any bad input."""
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    program = engine.parse(source, given)
+    program = engine.parse(source, given, engine=engine_choice)
     parsed = time.perf_counter()
     outline = tracing.outline(program)
     shape = key(program, outline)
@@ -161,8 +166,9 @@ def draw(
         "trace_ms": (time.perf_counter() - traced) * 1000,
     }
     laid_out = pending.result()
-    described = kept.described
-    return _drawn(source, given, described, figures, fold, rankdir, dot, laid_out, start, timings)
+    drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
+                   timings)  # fmt: skip
+    return replace(drawn, console=program.console, engines=engines(source))
 
 
 def draw_trace(
@@ -252,6 +258,8 @@ def graph_json(
             "fold": drawn.fold.as_json(),
             "backend": backend,
             "timings": drawn.timings,
+            "console": drawn.console,
+            "engines": drawn.engines,
         },
         allow_nan=False,
     )

@@ -23,6 +23,7 @@ from app.draw.dot import Direction
 from app.draw.svg import Theme
 from app.presets import preset_source
 from engine.errors import GradstepError
+from engine.language import Engine
 from engine.limits import MAX_SOURCE_CHARS
 from engine.steps import Phase, check_step
 from engine.trace import Structure
@@ -126,6 +127,7 @@ class GraphQuery:
     theme: Theme
     rankdir: Direction
     fold: str | None
+    engine: Engine = "auto"
 
 
 def graph_query(
@@ -139,9 +141,12 @@ def graph_query(
     fold: Annotated[
         str | None, Query(max_length=2_000, description="auto, none, all or call ids 3,7,12")
     ] = None,
+    engine: Annotated[
+        Engine, Query(description="auto: the program's own class Value if it has one; gradstep")
+    ] = "auto",
 ) -> GraphQuery:
     source = preset_source(source, preset)
-    return GraphQuery(source, parse_values(values), theme, rankdir, fold)
+    return GraphQuery(source, parse_values(values), theme, rankdir, fold, engine)
 
 
 Graph = Annotated[GraphQuery, Depends(graph_query)]

@@ -51,6 +51,11 @@ class GraphRequest(Strict):
         description="the layout of the graph the client shows (an answer's layout): when the new "
         "graph is drawn the same, the answer's svg is null and the client keeps its own",
     )
+    engine: Literal["auto", "gradstep"] = Field(
+        "auto",
+        description="auto: a program that defines its own class Value runs it (its graph, its "
+        "backward, checked against the true gradients); gradstep: gradstep's Value instead",
+    )
     structure: str | None = Field(
         None,
         pattern=r"^[0-9a-f]{16}$",
@@ -91,6 +96,10 @@ class GraphResponse(Strict):
     fold: FoldOut
     backend: Literal["dot", "wasm"]
     timings: Timings
+    console: list[tuple[int, str]] = Field(description="what the program printed: (line, text)")
+    engines: list[Literal["program", "gradstep"]] = Field(
+        description="which engines can build this program's graph (the page's engine switch)"
+    )
 
 
 class ErrorOut(Strict):

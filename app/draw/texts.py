@@ -25,10 +25,12 @@ def slot_texts(
     drawn = fold.edges if fold else {}
     lit = {drawn.get(k, k) for k in (f"e{t}-{p}" for t, p in state.edges)}
     edge_state = " flow" if state.flow else " current"
+    wrong = {f.node for f in numbers.findings}  # a learner's engine: grads that differ
     texts: dict[str, str] = {}
     for n, s in zip(structure.nodes, state.nodes, strict=True):
         here = " current" if n.id == state.current else ""
         here += " updated" if s.updated else ""
+        here += " wrong" if n.id in wrong and s.grad == "final" else ""
         op = f" op-{n.op}" if n.op else ""
         known = s.data is not None
         classes = f"node value kind-{n.kind}{op} {'data-known' if known else 'data-pending'}"

@@ -29,7 +29,7 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
     values = parse_values(body.values) if isinstance(body.values, str) else body.values
     source = preset_source(body.source, body.preset)
     layout = layout_of(request)
-    drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold)
+    drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine)
     answer = graph_json(drawn, layout.backend, body.layout, body.structure)
     return Response(answer, media_type="application/json")
 
@@ -41,7 +41,8 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
 )
 def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
-    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold)
+    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold,
+                 graph.engine)  # fmt: skip
     at.check(drawn.structure)
     svg = standalone_svg(drawn.svg(at.phase, at.step), graph.theme)
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Mapping
+from typing import Literal
 
 from engine.errors import GradstepError, Span
 from engine.language.check import Checker
@@ -33,23 +34,39 @@ from engine.language.recorder import Call, DataChange, Program
 from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
 from engine.value import Value
 
-__all__ = ["Call", "DataChange", "OwnProgram", "Program", "graph_program", "parse"]
+__all__ = [
+    "Call",
+    "DataChange",
+    "Engine",
+    "OwnProgram",
+    "Program",
+    "engines",
+    "graph_program",
+    "parse",
+]
+
+Engine = Literal["auto", "gradstep"]  # auto: the program's own class Value when it has one
 
 
 def parse(
     source: str,
     values: Mapping[str, float] | None = None,
     nudge: tuple[int, float] | None = None,
+    engine: Engine = "auto",
 ) -> Program | OwnProgram:
     """Run ``source`` and return its graph: a ``Program`` of gradstep's values, or an
     ``OwnProgram`` when the graph is made of the program's own objects (its own class Value).
     ``values`` replaces or supplies input values by name; ``nudge`` = (k, delta) adds delta to
-    the data of the k-th object of the program's classes made, right after its __init__."""
+    the data of the k-th object of the program's classes made, right after its __init__;
+    ``engine`` "gradstep" runs the program with gradstep's Value in place of its own class
+    Value (the page's engine switch)."""
     if not isinstance(source, str):
         raise GradstepError(f"the source must be text, not {type(source).__name__}", kind="type")
     given = check_values(values or {})
     tree, notes, unit, checker, mode = _read(source)
     checker.require(given)
+    if engine == "gradstep" and "gradstep" in engines(source):
+        tree, notes, mode = *_without_own_value(source), (True, False)
     machine = Evaluator(unit, given, mode[0], nudge)
     try:
         machine.run(tree)
@@ -71,6 +88,41 @@ def parse(
     if own is not None:
         return _own_program(source, machine, given, notes, own)
     return _program(source, machine, given, notes)
+
+
+def engines(source: str) -> tuple[str, ...]:
+    """Which engines can build ``source``'s graph: "program" when it defines its own operator
+    methods, "gradstep" unless its own engine is all it can use (a class named otherwise than
+    Value, whose calls gradstep's Value cannot stand in for)."""
+    tree, _, _, _, (_, own) = _read(source)
+    if not own:
+        return ("gradstep",)
+    return ("program", "gradstep") if _own_value_statements(tree) else ("program",)
+
+
+@functools.lru_cache(maxsize=8)
+def _without_own_value(source: str) -> tuple[ast.Module, tuple[str, ...]]:
+    """The program with its own class Value left out (and the top-level statements that add
+    methods to it), so that ``Value`` is gradstep's; and the note that says so."""
+    tree, notes, _, _, _ = _read(source)
+    left_out = _own_value_statements(tree)
+    kept = [stmt for stmt in tree.body if id(stmt) not in left_out]
+    note = "your class Value was left out: gradstep's own Value built this graph"
+    return ast.Module(body=kept, type_ignores=[]), (*notes, note)
+
+
+def _own_value_statements(tree: ast.Module) -> set[int]:
+    """The top-level ``class Value`` and ``Value.__add__ = ...`` statements (by id)."""
+    out = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef) and stmt.name == "Value":
+            out.add(id(stmt))
+        elif isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "Value"
+            for t in stmt.targets
+        ):
+            out.add(id(stmt))
+    return out if any(isinstance(s, ast.ClassDef) for s in tree.body if id(s) in out) else set()
 
 
 def graph_program(program: Program | OwnProgram) -> Program:
