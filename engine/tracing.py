@@ -10,9 +10,9 @@ from typing import TypeAlias
 from engine import own
 from engine.language import OwnProgram, Program
 from engine.own.numbers import numbers as own_numbers
-from engine.own.trace import OwnOutline, own_outline
+from engine.own.outline import OwnOutline, own_outline
+from engine.own.outline import key as own_key
 from engine.own.trace import build as own_build
-from engine.own.trace import key as own_key
 from engine.trace import Built, Numbers, Outline, Structure, Trace
 from engine.trace import build as gradstep_build
 from engine.trace import key as gradstep_key

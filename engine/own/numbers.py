@@ -11,7 +11,7 @@ from engine import notation
 from engine.notation import own as words
 from engine.own import Study
 from engine.own.findings import Finding as Found
-from engine.own.trace import flat_offsets, result_of
+from engine.own.outline import flat_offsets, result_of
 from engine.trace.data import Check, Finding, Numbers, Structure
 from engine.trace.numbers import grad_bin
 from engine.trace.structure import Built

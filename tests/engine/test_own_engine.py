@@ -1,0 +1,144 @@
+"""A learner's own engine, traced: the five tutorials' engines and micrograd's draw the graph
+their objects form with their own backward's grads (equal to what the authors printed), and
+each mistake of the corpus (tests/engine/learners/mistakes) is found on the right node at the
+right line, while its corrected twin has no finding."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from engine import GradstepError, tracing
+from engine.language import OwnProgram, Program, parse
+from engine.trace import Trace
+
+LEARNERS = Path(__file__).parent / "learners"
+
+
+def _expected() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("expected", LEARNERS / "expected.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXPECTED = _expected()
+TEXTS = [p for p in EXPECTED.PROGRAMS if not p["file"].startswith("mistakes/")]
+MISTAKES = EXPECTED.MISTAKES
+
+
+def traced(file: str, **kwargs: object) -> Trace:
+    return tracing.trace(parse((LEARNERS / file).read_text(), **kwargs))  # type: ignore[arg-type]
+
+
+def named(t: Trace) -> dict[str, int]:
+    """Node ids by name (the first node of a name: a rebound name's later nodes are c₁, c₂)."""
+    out: dict[str, int] = {}
+    for n in t.structure.nodes:
+        out.setdefault(n.name, n.id)
+    return out
+
+
+def finding_lines(t: Trace) -> list[tuple[str, str, int | None]]:
+    names = {n.id: n.name for n in t.structure.nodes}
+    return [(names[f.node], f.kind, f.span.line if f.span else None) for f in t.numbers.findings]
+
+
+@pytest.mark.parametrize("program", TEXTS, ids=lambda p: p["file"])
+def test_each_text_draws_its_own_graph_with_its_own_grads(program: dict) -> None:
+    t = traced(program["file"])
+    assert t.structure.engine == "program"
+    grads, true = t.numbers.grad, t.numbers.true_grad
+    for i, theirs in enumerate(grads):
+        kind = t.structure.nodes[i].kind
+        if true[i] is not None and kind != "constant" and not t.numbers.findings:
+            assert math.isclose(theirs, true[i], rel_tol=1e-6, abs_tol=1e-9)  # type: ignore[arg-type]
+    output = t.structure.nodes[t.structure.output]
+    assert grads[output.id] == 1.0
+
+
+def test_microgrds_readme_from_its_own_backward() -> None:
+    program = parse((LEARNERS / "micrograd.py").read_text())
+    assert isinstance(program, OwnProgram) and program.output.cls.name == "Value"
+    assert [text for _, text in program.console] == ["24.7041", "138.8338", "645.5773"]
+    t = tracing.trace(program)
+    ids = named(t)
+    g = t.structure.output
+    assert f"{t.numbers.data[g]:.4f}" == "24.7041"
+    assert f"{t.numbers.grad[ids['a']]:.4f}" == "138.8338"  # their backward's, in .grad
+    assert f"{t.numbers.grad[ids['b']]:.4f}" == "645.5773"
+    assert t.numbers.true_grad[ids["a"]] == pytest.approx(t.numbers.grad[ids["a"]], rel=1e-9)
+    assert t.numbers.findings == ()
+    backward = [s for s in t.structure.steps if s.phase == "backward"]
+    assert "_backward()" in backward[1].title  # each call of a node's closure is a step
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m["name"])
+def test_each_mistake_is_found_on_its_nodes_at_its_line(mistake: dict) -> None:
+    t = traced(mistake["wrong"])
+    found = finding_lines(t)
+    assert found, mistake["name"]
+    name, kind, line = found[0]  # the first wrong write: where the page points
+    assert (kind, line) == (mistake["kind"], mistake["line"]), found
+    ids = named(t)
+    wrong = {n for n, _, _ in found}
+    for differs in mistake["differs"]:  # every named node that differs is a finding
+        assert differs in wrong or differs not in ids, (differs, found)
+    assert {n for n in wrong if n in set(mistake["differs"])} == set(mistake["differs"]) & set(ids)
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m["name"])
+def test_each_corrected_twin_has_no_finding(mistake: dict) -> None:
+    t = traced(mistake["right"])
+    assert t.numbers.findings == (), finding_lines(t)
+
+
+def test_a_finding_says_what_went_wrong_in_numbers() -> None:
+    t = traced("mistakes/overwrite_add_wrong.py")
+    (f,) = t.numbers.findings
+    text = "".join(p if isinstance(p, str) else f"{f.numbers[p]:.4f}" for p in f.text)
+    assert text == (
+        "a.grad became 1.0000 here; the true gradient is 2.0000: a is used twice by b, "
+        "so its contributions must add up (+=, not =)"
+    )
+    step = t.structure.steps[f.step]  # type: ignore[index]
+    assert step.phase == "backward" and "line 20" in " ".join(
+        str(p) for row in step.rows for cell in row for p in cell.parts
+    )
+
+
+def test_the_true_gradient_of_an_unknown_op_comes_from_their_own_forward() -> None:
+    # text3's engine keeps no op string: every derivative is found by running it again
+    t = traced("mistakes/order_recursive_right.py")
+    ids = named(t)
+    assert t.numbers.true_grad[ids["x"]] == pytest.approx(8.0, rel=1e-6)  # z = r + r·x, r = x + y
+    assert t.numbers.true_grad[ids["y"]] == pytest.approx(3.0, rel=1e-6)
+
+
+def test_the_engine_switch_runs_gradsteps_value_in_place_of_theirs() -> None:
+    source = (LEARNERS / "micrograd.py").read_text()
+    program = parse(source, engine="gradstep")
+    assert isinstance(program, Program)
+    assert any("your class Value was left out" in n for n in program.notes)
+    t = tracing.trace(program)
+    assert t.structure.engine == "gradstep"
+    assert f"{t.numbers.grad[named(t)['a']]:.4f}" == "138.8338"
+
+
+def test_a_class_without_a_gradient_is_told_what_is_missing() -> None:
+    source = (
+        "class N:\n"
+        "    def __init__(self, v, ps=()):\n"
+        "        self.data = v\n"
+        "        self._prev = ps\n"
+        "    def __add__(self, o):\n"
+        "        return N(self.data + o.data, (self, o))\n"
+        "a = N(1.0)\nb = a + a\n"
+    )
+    with pytest.raises(GradstepError, match="it has no gradient: an attribute named grad"):
+        tracing.trace(parse(source))
