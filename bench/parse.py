@@ -2,6 +2,11 @@
 
     python bench/parse.py [--repeat N]
 
+Then a learner's own engine: micrograd's engine.py and nn.py as they are, and a 4-point MLP's
+forward and backward, run by gradstep's interpreter (``engine.parse``: their classes, their
+closures, their recursive topological sort) and traced (``engine.trace``: their graph, their
+backward's steps, the true gradients, the findings), beside CPython running the same text.
+
 For each program: Python's own ``ast.parse`` of the text (the floor: gradstep calls it once),
 ``engine.parse`` (limits, shape check, running the program), ``engine.parse`` +
 ``engine.trace`` (every step, the numerical check, op counts), and, for the programs micrograd
@@ -40,6 +45,21 @@ CHAIN = IMPORT + "x = Value(0.5)\n" + "x = (x * 1.01 + 0.1).relu()\n" * 250 + "x
 MANY_INPUTS = IMPORT + "".join(f"a{i} = Value(1.0)\n" for i in range(400)) + "s = a0\n"
 MANY_INPUTS += "".join(f"s += a{i} * a{i}\n" for i in range(1, 400)) + "s.backward()\n"
 MAX_GRAPH = "x = 1.0\n" + "x=x*1-0\n" * (MAX_NODES // 4 - 1)
+LEARNERS = Path(__file__).resolve().parent.parent / "tests" / "engine" / "learners"
+MICROGRAD_ENGINE_AND_NN = "".join(
+    (LEARNERS / "micrograd.py")
+    .read_text()
+    .partition("\nfrom micrograd.engine import Value\n\na = ")[0]
+)
+MLP_4_POINTS = """
+model = MLP(3, [4, 4, 1])
+xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+ypred = [model(x) for x in xs]
+loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))
+model.zero_grad()
+loss.backward()
+"""
 HOSTILE = {
     "10,000 nested parentheses": "(" * 10_000 + "1" + ")" * 10_000,
     "a megabyte of 1+": "1+" * 500_000 + "1",
@@ -57,6 +77,34 @@ def micrograd_run(source: str) -> Callable[[], object]:
     code = compile(source, "<bench>", "exec")  # trusted benchmark text, not user input
     # gradstep ignores print(...), so micrograd's run does not pay for printing either
     return lambda: exec(code, {"print": lambda *args, **kwargs: None})
+
+
+def cpython_run(source: str) -> Callable[[], object]:
+    """The learner's text run by CPython: its engine part first, which ``micrograd.engine`` then
+    names (as its nn.py's import expects), then the rest (trusted benchmark text)."""
+    import types
+
+    engine_part, _, rest = source.partition("import random\nfrom micrograd.engine import Value")
+    first = compile(engine_part, "<engine>", "exec")
+    second = compile("import random\nfrom micrograd.engine import Value" + rest, "<nn>", "exec")
+
+    def run() -> None:
+        names: dict[str, object] = {}
+        exec(first, names)
+        package, module = types.ModuleType("micrograd"), types.ModuleType("micrograd.engine")
+        module.Value = names["Value"]  # type: ignore[attr-defined]
+        saved = {k: sys.modules.get(k) for k in ("micrograd", "micrograd.engine")}
+        sys.modules.update({"micrograd": package, "micrograd.engine": module})
+        try:
+            exec(second, names)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    sys.modules.pop(k, None)
+                else:
+                    sys.modules[k] = v
+
+    return run
 
 
 def expect_error(source: str) -> Callable[[], object]:
@@ -100,6 +148,25 @@ def main() -> None:
             f"{t['micrograd']} ({ratio(t['micrograd'], t['parse'])})" if "micrograd" in t else "n/a"
         )
         print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+    own = MICROGRAD_ENGINE_AND_NN + MLP_4_POINTS
+    t = interleaved(
+        {
+            "cpython": cpython_run(own),
+            "parse": lambda: parse(own),
+            "trace": lambda: trace(parse(own)),
+        },
+        repeat,
+    )
+    print("a learner's own engine: micrograd's engine.py + nn.py, a 4-point MLP(3, [4, 4, 1])")
+    print("forward and backward")
+    print()
+    print(
+        "| CPython | engine.parse (gradstep's interpreter) | parse + trace (graph, steps, truth) |"
+    )
+    print("| --- | --- | --- |")
+    print(f"| {t['cpython']} | {t['parse']} ({ratio(t['parse'], t['cpython'])} CPython's) |"
+          f" {t['trace']} ({ratio(t['trace'], t['cpython'])}) |")  # fmt: skip
     print()
     print("| hostile input | engine.parse until its error |")
     print("| --- | --- |")

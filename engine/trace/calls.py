@@ -57,22 +57,36 @@ class Calls:
         return f"in {', '.join(chain)}" if chain else ""
 
     def outlines(self, edges: Sequence[Edge], output: int) -> tuple[CallOutline, ...]:
-        """Each call's title and run of ids, and the values it hands out and takes in."""
+        """Each call's title and run of ids, and the values it hands out and takes in: an edge
+        leaves (enters) every call around its source (target) but not around the other end."""
+        outs: dict[int, set[int]] = {c.id: set() for c in self.made}
+        ins: dict[int, set[int]] = {c.id: set() for c in self.made}
+        for e in edges:
+            around_source, around_target = self.around(e.source), self.around(e.target)
+            for c in around_source - around_target:
+                outs[c].add(e.source)
+            for c in around_target - around_source:
+                ins[c].add(e.source)
+        for c in self.around(output):
+            outs[c].add(output)
         outlines = []
         for call in self.made:
             first, last = self.members[call.id][0], self.members[call.id][-1]
-            used_outside = {e.source for e in edges if first <= e.source <= last and
-                            not first <= e.target <= last}  # fmt: skip
-            outputs = tuple(sorted(used_outside | ({output} & set(range(first, last + 1)))))
-            inputs = tuple(sorted({e.source for e in edges if first <= e.target <= last and
-                                   not first <= e.source <= last}))  # fmt: skip
             parent = call.parent if call.parent in self.members else None
             outlines.append(
-                CallOutline(
-                    call.id, parent, self.titles[call.id], call.span, first, last, outputs, inputs
-                )
-            )
+                CallOutline(call.id, parent, self.titles[call.id], call.span, first, last,
+                            tuple(sorted(outs[call.id])), tuple(sorted(ins[call.id])))
+            )  # fmt: skip
         return tuple(outlines)
+
+    def around(self, node: int) -> set[int]:
+        """The calls that made ``node``, its innermost and every call around that."""
+        out = set()
+        call = self.nodes[node].call
+        while call is not None:
+            out.add(call)
+            call = self.parents[call]
+        return out
 
     def infos(
         self,
@@ -86,6 +100,10 @@ class Calls:
         """Each call's outline with its steps, stepped over as one; ``totals`` receives, for
         each line that sums what a call sends one value, the walk's lines it adds up."""
         sent_at = {node: j for j, node in enumerate(walk.step_nodes) if j > 0}
+        leaving: dict[int, dict[int, list[int]]] = {}  # call -> value outside it -> its lines
+        for k, line in enumerate(walk.lines):
+            for c in self.around(line.node) - self.around(line.operand):
+                leaving.setdefault(c, {}).setdefault(line.operand, []).append(k)
         infos = []
         for call in outlines:
             first, last = call.first, call.last
@@ -107,7 +125,10 @@ class Calls:
                         map(slots.line, _forward([nodes[o] for o in call.outputs], self.where))
                     ),
                     backward=tuple(
-                        map(slots.line, _backward(first, last, nodes, walk, self.where, totals))
+                        map(
+                            slots.line,
+                            _backward(leaving.get(call.id, {}), nodes, self.where, totals),
+                        )
                     ),
                     forward_title=_run_title(
                         "forward", computed, forward_count, call.title, around
@@ -184,20 +205,14 @@ def _forward(outputs: list[Node], where: dict[int, str]) -> tuple[Parts, ...]:
 
 
 def _backward(
-    first: int,
-    last: int,
+    sent: dict[int, list[int]],
     nodes: Sequence[Node],
-    walk: Walk,
     where: dict[int, str],
     totals: list[tuple[int, ...]],
 ) -> tuple[Parts, ...]:
     """``w[0].grad += 0.0123 (w[0] of Neuron 3, Layer 1)``, one line for each value outside
-    the call that its backward steps send gradient to: the sum of those contributions, and the
-    grad before and after."""
-    sent: dict[int, list[int]] = {}  # operand → the walk's lines that send it gradient
-    for k, line in enumerate(walk.lines):
-        if first <= line.node <= last and not first <= line.operand <= last:
-            sent.setdefault(line.operand, []).append(k)
+    the call that its backward steps send gradient to (``sent``: each such value's lines of the
+    walk): the sum of those contributions, and the grad before and after."""
     out: list[Parts] = []
     for o, lines in sorted(sent.items()):
         totals.append(tuple(lines))
