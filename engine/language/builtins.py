@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import GradstepError
+from engine.language.arguments import bind_arguments
 from engine.language.array import Array
 from engine.language.budget import Budget
-from engine.language.calls import bind_arguments
 from engine.language.functions import MORE
 from engine.language.objects import (
     Args,

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
+from engine.language.arguments import bind_arguments
 from engine.language.array import Array
-from engine.language.calls import bind_arguments
 from engine.language.objects import (
     MISSING,
     Args,

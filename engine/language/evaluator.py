@@ -18,9 +18,10 @@ from typing import Any
 
 from engine.errors import GradstepError
 from engine.language import definitions, expressions, formatting, literals, statements
+from engine.language.arguments import bind
 from engine.language.attributes import call_value_method
 from engine.language.budget import Budget
-from engine.language.calls import SHALLOW, bind, on_thread, stack_is_deep
+from engine.language.calls import SHALLOW, on_thread, stack_is_deep
 from engine.language.learner import Learner
 from engine.language.messages import REFUSED, refusal
 from engine.language.modules import Modules

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
 from engine.language import dunders
+from engine.language.arguments import bind_arguments
 from engine.language.array import Array
-from engine.language.calls import bind_arguments
 from engine.language.containers import make_dict, make_set, sort
 from engine.language.objects import (
     MISSING,

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from engine import datasets
 from engine.errors import GradstepError, Span
+from engine.language.arguments import bind_arguments
 from engine.language.array import Array, from_lists
 from engine.language.builtins import BUILTINS, Machine
-from engine.language.calls import bind_arguments
 from engine.language.npmodule import NUMPY, functions, random_functions
 from engine.language.nprandom import LegacyRandom
 from engine.language.objects import (

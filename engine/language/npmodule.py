@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
+from engine.language.arguments import bind_arguments
 from engine.language.array import Array, from_lists
-from engine.language.calls import bind_arguments
 from engine.language.nprandom import LegacyRandom
 from engine.language.objects import Args, Builtin, Kwargs, Site, describe
 from engine.language.operators import as_float, collect
