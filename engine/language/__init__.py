@@ -1,21 +1,28 @@
 """The language: a safe Python subset, read with the ``ast`` module and run by gradstep's own
 interpreter, building a Value graph through the op table. User text is never evaluated,
-compiled, executed or imported by Python.
+compiled, executed or imported by Python. ``parse`` below runs a program through three passes,
+each before the more expensive one; its parts, in reading order:
 
-Three passes, each before the more expensive one: limits on the raw text and ``ast.parse``
-(``source``), the shape of every statement and the names nothing assigns (``check``, with
-``visible`` and the texts of ``messages``), then running the program under its budget
-(``evaluator``, with its handlers in ``statements``, ``definitions``, ``expressions``,
-``literals`` and ``formatting``, its operators in ``operations``, its calls in ``calls``), which
-builds the graph of gradstep's values (``recorder``) or watches the program's own objects
-(``watch``, ``learner``: a learner's own class Value, parsed into an ``OwnProgram``).
+- ``source``: pass 0, limits on the raw text and ``ast.parse``, and the text as the later passes
+  see it (a ``Unit``: its lines and the spans of its nodes);
+- ``check/``: pass 1, the shape of every statement and the names nothing assigns (``shape``,
+  ``visible``), and what the language says of what it refuses (``messages``);
+- ``run/``: pass 2, the evaluator under its budget, its handler of each kind of node, its
+  operators, attributes and calls;
+- ``objects/``: what the running program holds (its functions, classes, instances, frames and
+  scopes) and what works on it: operators, its own operator methods, lists, dicts and sets,
+  strings, the tiny numpy array, arguments bound to parameters;
+- ``library/``: what it can call or import without defining it: the builtins and the modules,
+  micrograd.nn and numpy among them;
+- ``record/``: what the run leaves behind: the graph of gradstep's values (``recorder``, a
+  ``Program``), or what the program's own objects did (``watch``, ``learner``: a learner's own
+  class Value, an ``OwnProgram``);
+- ``budget``: the limits on a run's work, which every part charges before the work it guards.
 
-What the running program works with: its objects and scopes (``objects``), their attributes
-(``attributes``), operators and walks on plain values (``operators``), operator methods of its
-own classes (``dunders``), lists, dicts and sets (``containers``), strings, printing and
-formatting (``text``, ``strings``), the builtins and the modules it can import, micrograd.nn
-among them (``builtins``, ``functions``, ``modules``, ``npmodule``, ``nprandom``, ``array``),
-and the limits on its work (``budget``).
+The parts import one way: ``run`` uses ``check``, which uses ``library``, which uses
+``record``, which uses ``objects``; each may also use any part below it, and ``source`` and
+``budget``, at the bottom, import none of them. Only annotations point back: the methods in
+``objects`` are builtins, and name the ``Machine`` they receive from ``library.builtins``.
 """
 
 from __future__ import annotations
@@ -26,11 +33,11 @@ from collections.abc import Mapping
 from typing import Literal
 
 from engine.errors import GradstepError, Span
-from engine.language.check import Checker
-from engine.language.evaluator import NOTHING, Evaluator
-from engine.language.learner import OwnProgram, makes_values, own_engine
-from engine.language.objects import Instance, describe
-from engine.language.recorder import Call, DataChange, Program
+from engine.language.check.shape import Checker
+from engine.language.objects.kinds import Instance, describe
+from engine.language.record.learner import OwnProgram, makes_values, own_engine
+from engine.language.record.recorder import Call, DataChange, Program
+from engine.language.run.evaluator import NOTHING, Evaluator
 from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
 from engine.value import Value
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from engine.errors import Span
 from engine.language import parse
-from engine.language.learner import OwnProgram
-from engine.language.objects import Function
+from engine.language.objects.kinds import Function
+from engine.language.record.learner import OwnProgram
 from engine.language.source import LINE_BREAK, read_program, spanner
 from engine.own.backward import Pass, last_pass
 from engine.own.findings import Finding, find

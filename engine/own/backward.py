@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.errors import Span
-from engine.language.learner import OwnProgram
-from engine.language.objects import Function
-from engine.language.watch import Write
+from engine.language.objects.kinds import Function
+from engine.language.record.learner import OwnProgram
+from engine.language.record.watch import Write
 from engine.own.graph import OwnGraph, number
 
 

@@ -8,9 +8,9 @@ import math
 from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
-from engine.language.learner import OwnProgram
-from engine.language.objects import CallRecord, Class, Instance
-from engine.language.recorder import Call
+from engine.language.objects.kinds import CallRecord, Class, Instance
+from engine.language.record.learner import OwnProgram
+from engine.language.record.recorder import Call
 from engine.ops import OPS
 
 # The names the tutorials give each part of a node, most common first.

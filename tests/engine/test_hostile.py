@@ -257,7 +257,7 @@ def test_unknown_names_meet_assigned_ones_in_linear_time(monkeypatch: pytest.Mon
     """2,400 assigned and 5,000 unknown CJK names (19.6 K characters): every unknown name was
     compared with every assigned one (12 million skeletons, 2 to 5 s a request). Now each name's
     skeleton is taken once and looked up: the work is counted, not timed."""
-    from engine.language import messages as names
+    from engine.language.check import messages as names
 
     table = CountingTable(names._HOMOGLYPHS)
     monkeypatch.setattr(names, "_HOMOGLYPHS", table)

@@ -14,11 +14,10 @@ import math
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language import dunders
-from engine.language.attributes import attribute
-from engine.language.builtins import BUILTINS
-from engine.language.messages import lookalike, no_value, unknown_function
-from engine.language.objects import (
+from engine.language.check.messages import lookalike, no_value, unknown_function
+from engine.language.library.builtins import BUILTINS
+from engine.language.objects import dunders
+from engine.language.objects.kinds import (
     MISSING,
     Function,
     Ignored,
@@ -27,11 +26,12 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import collect, compare, is_number, negate, truth
+from engine.language.objects.operators import collect, compare, is_number, negate, truth
+from engine.language.run.attributes import attribute
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.evaluator import Evaluator
+    from engine.language.run.evaluator import Evaluator
 
 
 def on_constant(ev: Evaluator, node: ast.Constant, scope: Scope) -> object:

@@ -11,8 +11,8 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.array import Array
-from engine.language.objects import (
+from engine.language.objects.array import Array
+from engine.language.objects.kinds import (
     MISSING,
     BoundMethod,
     Builtin,
@@ -29,7 +29,7 @@ from engine.limits import MAX_CONSOLE_CHARS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 MAX_WIDTH = 1_000  # of a format spec: f"{x:>1000}"
 MAX_PRECISION = 100  # digits after the point: f"{x:.100f}"

@@ -14,12 +14,12 @@ from collections.abc import Callable
 
 from engine import datasets
 from engine.errors import GradstepError, Span
-from engine.language.arguments import bind_arguments
-from engine.language.array import Array, from_lists
-from engine.language.builtins import BUILTINS, Machine
-from engine.language.npmodule import NUMPY, functions, random_functions
-from engine.language.nprandom import LegacyRandom
-from engine.language.objects import (
+from engine.language.library.builtins import BUILTINS, Machine
+from engine.language.library.npmodule import NUMPY, functions, random_functions
+from engine.language.library.nprandom import LegacyRandom
+from engine.language.objects.arguments import bind_arguments
+from engine.language.objects.array import Array, from_lists
+from engine.language.objects.kinds import (
     Args,
     Builtin,
     Frame,
@@ -30,7 +30,7 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import as_float
+from engine.language.objects.operators import as_float
 from engine.language.source import Unit, read_tree, spanner
 from engine.limits import DEFAULT_SEED
 from engine.value import Value

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from engine.errors import GradstepError
-from engine.language.arguments import bind_arguments
-from engine.language.array import Array
 from engine.language.budget import Budget
-from engine.language.functions import MORE
-from engine.language.objects import (
+from engine.language.library.functions import MORE
+from engine.language.objects.arguments import bind_arguments
+from engine.language.objects.array import Array
+from engine.language.objects.kinds import (
     Args,
     Builtin,
     Instance,
@@ -29,15 +29,15 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import as_float, collect, is_number, walk
-from engine.language.recorder import Recorder
+from engine.language.objects.operators import as_float, collect, is_number, walk
+from engine.language.record.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.learner import Learner
-    from engine.language.text import Console
-    from engine.language.watch import Watch
+    from engine.language.objects.text import Console
+    from engine.language.record.learner import Learner
+    from engine.language.record.watch import Watch
 
 
 class Machine(Protocol):

@@ -9,9 +9,7 @@ import ast
 from collections.abc import Iterable
 
 from engine.errors import GradstepError, Span
-from engine.language.builtins import BUILTINS
-from engine.language.dunders import OPERATOR_METHODS
-from engine.language.messages import (
+from engine.language.check.messages import (
     OPERATORS,
     PLAIN_STATEMENTS,
     REFUSED,
@@ -23,8 +21,10 @@ from engine.language.messages import (
     spelled,
     unknown_function,
 )
+from engine.language.check.visible import Visible, Where, bound, internal, parameters
+from engine.language.library.builtins import BUILTINS
+from engine.language.objects.dunders import OPERATOR_METHODS
 from engine.language.source import Unit
-from engine.language.visible import Visible, Where, bound, internal, parameters
 
 
 class Checker:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import Span
-from engine.language.objects import CallRecord, Function, Instance
+from engine.language.objects.kinds import CallRecord, Function, Instance
 
 
 @dataclass(frozen=True, slots=True, eq=False)

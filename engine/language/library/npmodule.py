@@ -11,14 +11,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.arguments import bind_arguments
-from engine.language.array import Array, from_lists
-from engine.language.nprandom import LegacyRandom
-from engine.language.objects import Args, Builtin, Kwargs, Site, describe
-from engine.language.operators import as_float, collect
+from engine.language.library.nprandom import LegacyRandom
+from engine.language.objects.arguments import bind_arguments
+from engine.language.objects.array import Array, from_lists
+from engine.language.objects.kinds import Args, Builtin, Kwargs, Site, describe
+from engine.language.objects.operators import as_float, collect
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 NUMPY = (
     "gradstep's numpy has array, zeros, arange, mean, sum, log, exp, tanh, sqrt, abs and "

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language import dunders
-from engine.language.arguments import bind_arguments
-from engine.language.array import Array
-from engine.language.containers import make_dict, make_set, sort
-from engine.language.objects import (
+from engine.language.objects import dunders
+from engine.language.objects.arguments import bind_arguments
+from engine.language.objects.array import Array
+from engine.language.objects.containers import make_dict, make_set, sort
+from engine.language.objects.kinds import (
     MISSING,
     Args,
     BoundMethod,
@@ -28,12 +28,12 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import collect, is_number, walk
-from engine.language.text import to_repr, to_str
+from engine.language.objects.operators import collect, is_number, walk
+from engine.language.objects.text import to_repr, to_str
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 TYPES: dict[str, type] = {
     "int": int, "float": float, "bool": bool, "str": str,

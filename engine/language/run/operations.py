@@ -12,17 +12,24 @@ import math
 from typing import TYPE_CHECKING, cast
 
 from engine.errors import GradstepError
-from engine.language import dunders
 from engine.language.budget import Budget
-from engine.language.objects import Instance, Scope, Site, describe
-from engine.language.operators import BINARY, SYMBOLS, arithmetic, as_float, is_number, truth
-from engine.language.recorder import Recorder, Tagged
-from engine.language.text import string_op
+from engine.language.objects import dunders
+from engine.language.objects.kinds import Instance, Scope, Site, describe
+from engine.language.objects.operators import (
+    BINARY,
+    SYMBOLS,
+    arithmetic,
+    as_float,
+    is_number,
+    truth,
+)
+from engine.language.objects.text import string_op
+from engine.language.record.recorder import Recorder, Tagged
 from engine.ops import OPS
 from engine.value import Value, overflow
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 
 class Operations:

@@ -11,12 +11,12 @@ import ast
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.objects import MISSING, BoundMethod, Function, Instance, Site, describe
-from engine.language.operators import SYMBOLS
+from engine.language.objects.kinds import MISSING, BoundMethod, Function, Instance, Site, describe
+from engine.language.objects.operators import SYMBOLS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 BINARY_METHODS: dict[type[ast.operator], tuple[str, str]] = {
     ast.Add: ("__add__", "__radd__"),

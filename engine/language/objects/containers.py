@@ -1,6 +1,6 @@
 """Lists, dicts and sets of a program: their methods (each a ``Builtin`` bound to the container,
 its work charged to the budget before it is done), keys (checked hashable, objects of the
-program by identity), items and membership. A set is a dict's keys (``objects.Set``): it
+program by identity), items and membership. A set is a dict's keys (``kinds.Set``): it
 iterates in insertion order, so a graph built by walking one is the same on every run."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.arguments import bind_arguments
-from engine.language.array import Array
-from engine.language.objects import (
+from engine.language.objects.arguments import bind_arguments
+from engine.language.objects.array import Array
+from engine.language.objects.kinds import (
     MISSING,
     Args,
     Builtin,
@@ -21,10 +21,10 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import collect
+from engine.language.objects.operators import collect
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 MAX_KEY_NESTING = 50  # tuples in tuples as a key: hashing one recurses in C
 

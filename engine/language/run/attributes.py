@@ -8,11 +8,11 @@ from __future__ import annotations
 import ast
 
 from engine.errors import GradstepError, Span
-from engine.language import containers, strings
-from engine.language.array import Array
-from engine.language.builtins import Machine
-from engine.language.dunders import OPERATOR_METHODS
-from engine.language.objects import (
+from engine.language.library.builtins import Machine
+from engine.language.objects import containers, strings
+from engine.language.objects.array import Array
+from engine.language.objects.dunders import OPERATOR_METHODS
+from engine.language.objects.kinds import (
     MISSING,
     Args,
     BoundMethod,
@@ -31,7 +31,7 @@ from engine.language.objects import (
     ValueMethod,
     describe,
 )
-from engine.language.operators import as_float, is_number
+from engine.language.objects.operators import as_float, is_number
 from engine.ops import FUNCTIONS
 from engine.value import Value
 

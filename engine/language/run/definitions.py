@@ -10,8 +10,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.messages import declared, skipped
-from engine.language.objects import (
+from engine.language.check.messages import declared, skipped
+from engine.language.objects.kinds import (
     MISSING,
     Class,
     Frame,
@@ -24,7 +24,7 @@ from engine.language.objects import (
 )
 
 if TYPE_CHECKING:
-    from engine.language.evaluator import Evaluator
+    from engine.language.run.evaluator import Evaluator
 
 
 def on_functiondef(ev: Evaluator, stmt: ast.FunctionDef, scope: Scope) -> None:

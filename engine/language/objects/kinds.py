@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import GradstepError, Span
-from engine.language.array import Array
+from engine.language.objects.array import Array
 from engine.language.source import Unit
 from engine.value import Value
 

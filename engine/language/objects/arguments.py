@@ -6,7 +6,7 @@ arguments by name (``bind_arguments``)."""
 from __future__ import annotations
 
 from engine.errors import GradstepError
-from engine.language.objects import Function, Kwargs
+from engine.language.objects.kinds import Function, Kwargs
 
 
 def bind(

@@ -8,11 +8,11 @@ import ast
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.objects import Scope, Site
-from engine.language.text import format_value, to_repr, to_str
+from engine.language.objects.kinds import Scope, Site
+from engine.language.objects.text import format_value, to_repr, to_str
 
 if TYPE_CHECKING:
-    from engine.language.evaluator import Evaluator
+    from engine.language.run.evaluator import Evaluator
 
 
 def on_joinedstr(ev: Evaluator, node: ast.JoinedStr, scope: Scope) -> str:

@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.containers import key
-from engine.language.expressions import is_true
-from engine.language.objects import Lazy, Scope, Set, describe
-from engine.language.operators import collect, index, walk
+from engine.language.objects.containers import key
+from engine.language.objects.kinds import Lazy, Scope, Set, describe
+from engine.language.objects.operators import collect, index, walk
+from engine.language.run.expressions import is_true
 
 if TYPE_CHECKING:
-    from engine.language.evaluator import Evaluator
+    from engine.language.run.evaluator import Evaluator
 
 
 def on_subscript(ev: Evaluator, node: ast.Subscript, scope: Scope) -> object:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engine.errors import GradstepError, Span
 from engine.graph import backward, topological_order
 from engine.language.budget import Budget
-from engine.language.objects import CallRecord, Frame
+from engine.language.objects.kinds import CallRecord, Frame
 from engine.ops import OPS
 from engine.value import Value, apply, constant
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.language.array import Array
 from engine.language.budget import Budget, check_int_bits
-from engine.language.objects import Lazy, NotProvided, Set, describe
+from engine.language.objects.array import Array
+from engine.language.objects.kinds import Lazy, NotProvided, Set, describe
 from engine.limits import MAX_LIST_SIZE
 from engine.ops import OPS
 from engine.value import Value, overflow

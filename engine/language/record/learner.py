@@ -15,10 +15,10 @@ import ast
 from dataclasses import dataclass
 
 from engine.language.budget import Budget
-from engine.language.dunders import BINARY_METHODS, UNARY_METHODS
-from engine.language.objects import Instance
-from engine.language.recorder import SUBSCRIPTS
-from engine.language.watch import Watch
+from engine.language.objects.dunders import BINARY_METHODS, UNARY_METHODS
+from engine.language.objects.kinds import Instance
+from engine.language.record.recorder import SUBSCRIPTS
+from engine.language.record.watch import Watch
 
 DATA_ATTRIBUTES = ("data", "value", "val")
 _OPERATORS = frozenset(

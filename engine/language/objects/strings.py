@@ -10,14 +10,14 @@ import string
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.containers import Table, bound
-from engine.language.objects import MISSING, Args, Kwargs, Site, describe
-from engine.language.operators import collect
-from engine.language.text import format_value, to_repr, to_str
+from engine.language.objects.containers import Table, bound
+from engine.language.objects.kinds import MISSING, Args, Kwargs, Site, describe
+from engine.language.objects.operators import collect
+from engine.language.objects.text import format_value, to_repr, to_str
 from engine.limits import MAX_TEXT_CHARS
 
 if TYPE_CHECKING:
-    from engine.language.builtins import Machine
+    from engine.language.library.builtins import Machine
 
 
 def str_format(m: Machine, template: str, args: Args, kwargs: Kwargs, site: Site) -> str:
@@ -172,7 +172,7 @@ STR_METHODS: Table = {
 def method(s: str, name: str) -> object:
     """The string method ``name`` bound to ``s``, or MISSING."""
     if name == "format":
-        from engine.language.objects import Builtin
+        from engine.language.objects.kinds import Builtin
 
         return Builtin(
             "str.format", lambda m, args, kwargs, site: str_format(m, s, args, kwargs, site)

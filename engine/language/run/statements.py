@@ -12,12 +12,9 @@ import itertools
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.attributes import attribute, set_attribute
-from engine.language.containers import key
-from engine.language.expressions import call_node, is_true
-from engine.language.literals import bind, unpack
-from engine.language.messages import is_literal
-from engine.language.objects import (
+from engine.language.check.messages import is_literal
+from engine.language.objects.containers import key
+from engine.language.objects.kinds import (
     BREAK,
     RETURN,
     Instance,
@@ -25,13 +22,16 @@ from engine.language.objects import (
     Site,
     describe,
 )
-from engine.language.operators import as_float, index, walk
-from engine.language.recorder import tag
-from engine.language.text import to_str
+from engine.language.objects.operators import as_float, index, walk
+from engine.language.objects.text import to_str
+from engine.language.record.recorder import tag
+from engine.language.run.attributes import attribute, set_attribute
+from engine.language.run.expressions import call_node, is_true
+from engine.language.run.literals import bind, unpack
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.evaluator import Evaluator
+    from engine.language.run.evaluator import Evaluator
 
 
 def on_expr(ev: Evaluator, stmt: ast.Expr, scope: Scope) -> None:

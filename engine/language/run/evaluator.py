@@ -1,6 +1,6 @@
 """The evaluator: gradstep's own interpreter of a Python subset, run straight from the syntax
-tree. It never hands user text to eval, exec, compile or an import; the shape check (``check``)
-has refused what it cannot run, and the budget bounds what it runs.
+tree. It never hands user text to eval, exec, compile or an import; the shape check
+(``check.shape``) has refused what it cannot run, and the budget bounds what it runs.
 
 One class, ``Evaluator``, holds the state of one run and its core: blocks and statements,
 expressions, calls, and the operators that make graph nodes. What each kind of syntax-tree
@@ -17,15 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GradstepError
-from engine.language import definitions, expressions, formatting, literals, statements
-from engine.language.arguments import bind
-from engine.language.attributes import call_value_method
 from engine.language.budget import Budget
-from engine.language.calls import SHALLOW, on_thread, stack_is_deep
-from engine.language.learner import Learner
-from engine.language.messages import REFUSED, refusal
-from engine.language.modules import Modules
-from engine.language.objects import (
+from engine.language.check.messages import REFUSED, refusal
+from engine.language.library.modules import Modules
+from engine.language.objects.arguments import bind
+from engine.language.objects.kinds import (
     BREAK,
     CONTINUE,
     RETURN,
@@ -45,11 +41,15 @@ from engine.language.objects import (
     ValueMethod,
     describe,
 )
-from engine.language.operations import Operations
-from engine.language.recorder import Recorder
+from engine.language.objects.text import Console
+from engine.language.record.learner import Learner
+from engine.language.record.recorder import Recorder
+from engine.language.record.watch import Watch
+from engine.language.run import definitions, expressions, formatting, literals, statements
+from engine.language.run.attributes import call_value_method
+from engine.language.run.calls import SHALLOW, on_thread, stack_is_deep
+from engine.language.run.operations import Operations
 from engine.language.source import Unit
-from engine.language.text import Console
-from engine.language.watch import Watch
 
 NOTHING = object()  # no expression or assignment has run yet
 Handler = Callable[["Evaluator", Any, Scope], object]  # (evaluator, its node, scope) -> result

@@ -1,4 +1,4 @@
-"""For the shape check (``check``): the names a block binds, which are visible where (a
+"""For the shape check (``shape``): the names a block binds, which are visible where (a
 function's, a comprehension's, a class body's, the module's), and which dunder names are
 Python's internals rather than the operator methods a program may define and name."""
 
@@ -8,7 +8,7 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.language.dunders import OPERATOR_METHODS
+from engine.language.objects.dunders import OPERATOR_METHODS
 
 
 @dataclass(frozen=True, slots=True)
