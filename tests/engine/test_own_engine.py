@@ -83,7 +83,7 @@ def test_each_mistake_is_found_on_its_nodes_at_its_line(mistake: dict) -> None:
     t = traced(mistake["wrong"])
     found = finding_lines(t)
     assert found, mistake["name"]
-    name, kind, line = found[0]  # the first wrong write: where the page points
+    _, kind, line = found[0]  # the first wrong write: where the page points
     assert (kind, line) == (mistake["kind"], mistake["line"]), found
     ids = named(t)
     wrong = {n for n, _, _ in found}
