@@ -159,10 +159,11 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
      * end_column}, or null). */
     mark(span, error, finding = null) {
       if (sameSpan(span, marks.span) && sameSpan(error, marks.error) && sameSpan(finding, marks.finding)) return;
+      const pointed = finding && !sameSpan(finding, marks.finding); // a finding just pointed at
       marks = { span, error, finding };
       syncGutter();
       syncHighlight();
-      const line = (error ?? span)?.line;
+      const line = (error ?? (pointed ? finding : span))?.line;
       if (line) scrollToLine(line);
     },
   };
