@@ -155,6 +155,10 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       syncGutter();
       syncHighlight();
     },
+    /** Scroll `line` into view (a finding activated: its line, wherever the step's span is). */
+    reveal(line) {
+      scrollToLine(line);
+    },
     /** Highlight the current node's span, an error's and a finding's ({line, column,
      * end_column}, or null). */
     mark(span, error, finding = null) {

@@ -70,8 +70,8 @@ function findingsContent(model, decimals, pointed) {
 
 /** Wire the engine switch (onEngine(engine)) and the findings' buttons: activating one (click,
  * Enter, Space) goes to its step (the end when it names none), selects its node and points
- * the editor at its line. */
-export function wireOwn(stepper, pointed, onEngine) {
+ * the editor at its line, scrolled into view. */
+export function wireOwn(stepper, pointed, editor, onEngine) {
   $("engine-switch").addEventListener("click", (e) => {
     const engine = e.target.closest("button")?.dataset.engine;
     if (engine && engine !== stepper.state.engine) onEngine(engine);
@@ -84,5 +84,8 @@ export function wireOwn(stepper, pointed, onEngine) {
     pointed.index = index;
     stepper.goTo(findingPosition(model, finding));
     stepper.setState({ selected: finding.node });
+    if (finding.span) editor.reveal(finding.span.line);
+    // a phone shows the panels under the stage: bring the step (graph and words) into view
+    if (matchMedia("(max-width: 900px)").matches) $("stage").scrollIntoView({ block: "start" });
   });
 }

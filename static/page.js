@@ -308,7 +308,7 @@ function wire() {
     ui.editing = null;
   });
   document.addEventListener("keydown", stepper.onKey);
-  wireOwn(stepper, ui.pointed, (engine) => {
+  wireOwn(stepper, ui.pointed, ui.editor, (engine) => {
     setState({ engine });
     run();
   });

@@ -219,19 +219,35 @@ def test_a_finding_is_activated_by_keyboard_and_points_the_editor_at_its_line(
     source = source_of(mistake("order_bfs")["wrong"])
     findings = answer(base_url, source)["numbers"]["findings"]
     paste(page, source)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")  # the editor follows the first forward step, far from the line
+    frames(page, 2)
+    line = findings[1]["span"]["line"]
+    row = page.locator("#gutter span").nth(line - 1)
+    assert not in_view(page, row)
     second = page.locator("#findings .finding-item").nth(1)
     second.focus()
     page.keyboard.press("Enter")
     assert second.get_attribute("aria-current") == "true"
+    assert (
+        title(page) == answer(base_url, source)["structure"]["steps"][findings[1]["step"]]["title"]
+    )
     node = findings[1]["node"]
     assert "selected" in (page.locator(f"#graph-view #n{node}").get_attribute("class") or "")
-    line = findings[1]["span"]["line"]
-    assert page.locator("#gutter span").nth(line - 1).get_attribute("class") == "finding-line"
+    assert row.get_attribute("class") == "finding-line"
+    frames(page, 2)
+    assert in_view(page, row)  # scrolled to, wherever the step's own span is
     # an edit makes the marks stale: the finding's line is no longer marked
     page.locator("#source").focus()
     page.keyboard.press("End")
     page.keyboard.type(" ")
     assert page.locator("#gutter .finding-line").count() == 0
+
+
+def in_view(page, row) -> bool:
+    """Whether a gutter row is inside the editor's visible box."""
+    box, editor = row.bounding_box(), page.locator("#source").bounding_box()
+    return bool(box and editor and editor["y"] <= box["y"] <= editor["y"] + editor["height"] - 10)
 
 
 def test_the_right_twin_has_no_finding(page) -> None:
