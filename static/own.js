@@ -43,6 +43,7 @@ export function renderOwn(state, pointed, paintOnce) {
   const graph = $("graph-view"); // whose engine built the graph on show (CSS and tests read it)
   if (graph.dataset.engine !== model.structure.engine) graph.dataset.engine = model.structure.engine;
   $("findings-panel").hidden = model.structure.engine !== "program";
+  $("findings-panel").classList.toggle("all-right", !model.findings.length);
   paintOnce("findings", [model, state.decimals, pointed.index], () => findingsContent(model, state.decimals, pointed.index));
   $("legend-wrong").hidden = !model.findings.length;
 }
