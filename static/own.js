@@ -33,9 +33,10 @@ export function pointedFinding(pointed, model) {
   return model.findings[pointed.index] ?? null;
 }
 
-/** The panels for `state` (the page's): the console, the engine, the findings. `paintOnce(id,
- * deps, build)` rebuilds a panel only when its deps changed. */
-export function renderOwn(state, pointed, paintOnce) {
+/** The panels for `state` (the page's): the console, the engine, the findings (`revealed`:
+ * false while predict mode still asks for grads they would give away). `paintOnce(id, deps,
+ * build)` rebuilds a panel only when its deps changed. */
+export function renderOwn(state, pointed, paintOnce, revealed) {
   const { model } = state;
   paintOnce("console", [state.console], () => consoleRows(state.console));
   $("console-panel").hidden = !state.console.length;
@@ -43,9 +44,12 @@ export function renderOwn(state, pointed, paintOnce) {
   const graph = $("graph-view"); // whose engine built the graph on show (CSS and tests read it)
   if (graph.dataset.engine !== model.structure.engine) graph.dataset.engine = model.structure.engine;
   $("findings-panel").hidden = model.structure.engine !== "program";
-  $("findings-panel").classList.toggle("all-right", !model.findings.length);
-  paintOnce("findings", [model, state.decimals, pointed.index], () => findingsContent(model, state.decimals, pointed.index));
-  $("legend-wrong").hidden = !model.findings.length;
+  $("findings-panel").classList.toggle("all-right", revealed && !model.findings.length);
+  $("findings-panel").classList.toggle("unrevealed", !revealed);
+  paintOnce("findings", [model, state.decimals, pointed.index, revealed], () =>
+    revealed ? findingsContent(model, state.decimals, pointed.index) : [el("p", { class: "hint", text: "Predict mode: your engine's gradients are checked here once every step is answered." })],
+  );
+  $("legend-wrong").hidden = !revealed || !model.findings.length;
 }
 
 /** The findings panel's content: the first finding first (the one the page points at), each a

@@ -80,19 +80,19 @@ function renderPage() {
   // spans point into the program that ran: once the text is edited they would point astray
   const current = stepper.view?.current >= 0 ? model.byId[stepper.view.current] : null;
   const fresh = state.source === model.source && !state.error;
-  const finding = pointedFinding(ui.pointed, model)?.span ?? null;
+  const revealed = !state.predict || state.frontier >= model.backwardSteps - 1; // predict mode
+  const finding = revealed ? (pointedFinding(ui.pointed, model)?.span ?? null) : null;
   ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere, fresh ? finding : null);
 
   paintOnce("notes", [model], () => model.structure.notes.map((note) => el("li", { text: note })));
   $("notes").hidden = !model.structure.notes.length;
-  renderOwn(state, ui.pointed, paintOnce);
 
   const inputsKey = `${model.source}\u0000${model.structure.inputs.map((i) => i.name).join("\u0000")}`;
   if (ui.inputsFor !== inputsKey) {
     ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
     ui.inputsFor = inputsKey;
   }
-  const revealed = !state.predict || state.frontier >= model.backwardSteps - 1;
+  renderOwn(state, ui.pointed, paintOnce, revealed);
   paintInputs(ui.inputRows, model, stepper.view, state.decimals, state.numeric && revealed, ui.editing);
   const shown = state.selected !== null && stepper.view.gradState[state.selected] !== 1;
   paintOnce("inspector", [model, state.selected, state.decimals, revealed || shown], () =>

@@ -260,6 +260,21 @@ def test_the_right_twin_has_no_finding(page) -> None:
     assert page.locator("#legend-wrong").is_hidden()
 
 
+def test_predict_mode_keeps_the_findings_until_every_step_is_answered(page) -> None:
+    paste(page, source_of(mistake("overwrite_add")["wrong"]))
+    page.click("#predict")
+    assert page.locator("#findings .finding-item").count() == 0
+    assert page.locator("#findings").inner_text().startswith("Predict mode")
+    assert page.locator("#gutter .finding-line").count() == 0
+    assert page.locator("#legend-wrong").is_hidden()
+    for _ in range(2):  # the seed, then b._backward(): "just show me" each
+        page.click("#predict-reveal")
+        if page.locator("#next").is_enabled():
+            page.click("#next")
+    wait_for(page, "() => document.querySelectorAll('#findings .finding-item').length === 1")
+    assert page.locator("#gutter .finding-line").count() == 1
+
+
 def test_a_class_of_another_name_says_which_engine_runs(page) -> None:
     paste(page, source_of("mistakes/local_sub_wrong.py"))  # its class is Node: no switch
     assert page.locator("#engine-switch").is_hidden()
