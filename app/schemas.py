@@ -288,6 +288,9 @@ class LinkRequest(Strict):
         None, max_length=2_000, description="folded calls: auto, none, all or call ids 3,7,12"
     )
     over: bool = Field(True, description="step over a folded call in one step")
+    engine: Literal["auto", "gradstep"] = Field(
+        "auto", description="gradstep: gradstep's Value in place of the program's own class Value"
+    )
 
 
 class LinkResponse(Strict):

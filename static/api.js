@@ -34,10 +34,11 @@ function post(url, body, signal) {
 /** POST /api/graph: the trace (structure and numbers) and SVG of a program. `values`: an
  * object, or a URL's text. `layout`: the layout of the graph on show; when the new one is drawn
  * the same, the answer's svg is null (the shown SVG is kept and restyled). `structure`: the
- * digest of the structure held; when the new one is the same, the answer's structure is null. */
-export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null }, signal) {
+ * digest of the structure held; when the new one is the same, the answer's structure is null.
+ * `engine`: "auto" (a program's own class Value builds its graph) or "gradstep". */
+export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null, engine = "auto" }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
-  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure }, signal);
+  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */

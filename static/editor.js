@@ -155,14 +155,19 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       syncGutter();
       syncHighlight();
     },
+    /** Scroll `line` into view (a finding activated: its line, wherever the step's span is). */
+    reveal(line) {
+      scrollToLine(line);
+    },
     /** Highlight the current node's span, an error's and a finding's ({line, column,
      * end_column}, or null). */
     mark(span, error, finding = null) {
       if (sameSpan(span, marks.span) && sameSpan(error, marks.error) && sameSpan(finding, marks.finding)) return;
+      const pointed = finding && !sameSpan(finding, marks.finding); // a finding just pointed at
       marks = { span, error, finding };
       syncGutter();
       syncHighlight();
-      const line = (error ?? span)?.line;
+      const line = (error ?? (pointed ? finding : span))?.line;
       if (line) scrollToLine(line);
     },
   };

@@ -61,7 +61,7 @@ async function start() {
   document.documentElement.style.setProperty("--embed-scale", String(opts.scale));
   root.classList.add(`controls-${opts.controls}`);
   if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
-  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1), fold: fromUrl.fold });
+  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1), fold: fromUrl.fold, engine: fromUrl.engine });
   if (!result.ok) {
     const where = result.error.line ? ` (line ${result.error.line}, column ${result.error.column})` : "";
     return showError(`${result.error.message}${where}`);

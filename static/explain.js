@@ -3,8 +3,8 @@
 // user text is never parsed as HTML. Nothing here writes maths of its own.
 
 import { formatNumber } from "./format.js";
-import { stepAt } from "./model.js";
-import { partsText, rowCells } from "./parts.js";
+import { findingsOf, stepAt } from "./model.js";
+import { findingText, partsText, rowCells } from "./parts.js";
 
 const CELL_CLASS = { accumulates: "change accumulates" }; // a role's CSS classes, when not the role alone
 
@@ -29,15 +29,17 @@ export function stepTitle(model, entry) {
   return stepAt(model, entry.phase, entry.step)?.title ?? "";
 }
 
-/** The step's explanation as rows: each a list of {class, text} cells. */
+/** The step's explanation as rows: each a list of {class, text} cells; then, for a learner's
+ * engine, a row per finding this step is where it went wrong (its sentence, role "finding"). */
 export function explanationRows(model, entry, decimals) {
   const cells = (row) => rowCells(row, model, decimals).map((c) => ({ class: CELL_CLASS[c.role] ?? c.role, text: c.text }));
+  const findings = findingsOf(model, entry).map((f) => [{ class: "finding", text: findingText(f, decimals) }]);
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
     const lines = entry.phase === "forward" ? call.forward : call.backward;
-    return lines.map((line) => [{ class: "formula", text: partsText(line, model, decimals) }]);
+    return [...lines.map((line) => [{ class: "formula", text: partsText(line, model, decimals) }]), ...findings];
   }
-  return (stepAt(model, entry.phase, entry.step)?.rows ?? []).map(cells);
+  return [...(stepAt(model, entry.phase, entry.step)?.rows ?? []).map(cells), ...findings];
 }
 
 /** The explanation panel's content: a title line and the rows. */
@@ -68,11 +70,14 @@ export function inspectorContent(model, id, decimals) {
   const node = model?.byId[id];
   if (!node) return [el("p", { class: "hint", text: "Click a node in the graph to see its gradient as a sum over its uses." })];
   const grad = model.numbers.grad[id];
+  const own = model.structure.engine === "program"; // a learner's engine: their grad and the true one
+  const number = (x) => (x === null || x === undefined ? "unknown" : formatNumber(x, decimals));
   const rows = [
     ["node", `${node.name} (#${id}, ${node.kind})`],
     ["made by", node.formula ? `${node.formula}${node.computed_at >= 0 ? `, forward step ${node.computed_at + 1}` : ""}` : "given"],
     ["data", formatNumber(model.numbers.data[id], decimals)],
-    ["grad", grad === null ? "— (a constant)" : formatNumber(grad, decimals)],
+    [own ? "their grad" : "grad", grad === null ? "— (a constant)" : formatNumber(grad, decimals)],
+    ...(own ? [["true grad", number(model.numbers.true_grad?.[id])]] : []),
     ["topological", `${id + 1} of ${model.count} (made in this order)`],
   ];
   if (node.uses) rows.push(["", node.uses]);
@@ -80,7 +85,9 @@ export function inspectorContent(model, id, decimals) {
   if (src) rows.push(["source", `line ${node.span.line}: ${src}`]);
   const dl = el("dl");
   for (const [k, v] of rows) dl.append(el("dt", { text: k }), el("dd", { text: v }));
-  return [dl, el("p", { class: "sum", text: partsText(node.sum, model, decimals) })];
+  const sum = el("p", { class: "sum", text: partsText(node.sum, model, decimals) });
+  const finding = model.findings.find((f) => f.node === id);
+  return finding ? [dl, sum, el("p", { class: "finding", text: findingText(finding, decimals) })] : [dl, sum];
 }
 
 /** Predict mode's question for backward step j: one field per grad the step changes. */

@@ -8,7 +8,7 @@ import { polygonBox, sizeToContainer } from "./view.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
-const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected", "updated"];
+const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected", "updated", "wrong"];
 const EDGE_FLAGS = ["current", "flow"];
 const BOX_FLAGS = ["data-known", "data-pending", "current"];
 const bits = (names) => Object.fromEntries(names.map((name, i) => [name, 1 << i])); // as setFlags
@@ -169,6 +169,29 @@ function addTopoBadges(graph) {
   }
 }
 
+/** What marks a wrong grad besides its outline (graph.css shows it on .wrong only): a dashed
+ * ring just outside the box, on the graph's background whatever the box's colour, and a "≠"
+ * disc at its top-right corner; made the first time the node is wrong, placed from its box. */
+function addWrongMark(entry) {
+  entry.marked = true;
+  const box = polygonBox(entry.g.querySelector("polygon"));
+  if (!box) return;
+  const mark = document.createElementNS(SVG_NS, "g");
+  mark.setAttribute("class", "wrong-mark");
+  mark.setAttribute("aria-hidden", "true");
+  const shape = (tag, attrs) => {
+    const el = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    mark.append(el);
+    return el;
+  };
+  shape("rect", { class: "wrong-ring", x: box.x - 5, y: box.y - 5, width: box.width + 10, height: box.height + 10, rx: 4 });
+  const [cx, cy] = [box.x + box.width, box.y];
+  shape("circle", { class: "wrong-disc", cx, cy, r: 10 });
+  shape("text", { class: "wrong-sign", x: cx, y: cy + 4.5, "text-anchor": "middle" }).textContent = "≠";
+  entry.g.append(mark);
+}
+
 function setFlags(entry, names, flags) {
   const changed = entry.flags ^ flags;
   if (!changed) return;
@@ -198,7 +221,18 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     if (view.current === id) flags |= VALUE_BIT.current;
     if (selected === id) flags |= VALUE_BIT.selected;
     if (view.updated?.has(id)) flags |= VALUE_BIT.updated;
-    if (entry.g) setFlags(entry, VALUE_FLAGS, flags);
+    // a learner's engine: a grad that differs from the true one, once the step shows it final
+    // (the rule of the server's pictures, app/draw/texts.py)
+    if (state === GRAD_FINAL && model.wrong?.has(id)) flags |= VALUE_BIT.wrong;
+    if (entry.g) {
+      const wrong = Boolean(flags & VALUE_BIT.wrong);
+      if (wrong && !entry.marked) addWrongMark(entry);
+      if (wrong !== (entry.saysWrong ?? false)) {
+        entry.saysWrong = wrong;
+        entry.g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}${wrong ? ": its grad differs from the true one" : ""}`);
+      }
+      setFlags(entry, VALUE_FLAGS, flags);
+    }
 
     const bin = state === GRAD_PARTIAL || state === GRAD_FINAL ? view.bin[id] : null;
     if (entry.g && bin !== entry.bin) {

@@ -41,9 +41,34 @@ export function buildModel(trace, source, fold = null, over = true) {
     backwardSteps: steps.backward,
     updateSteps: steps.update,
     walk: null,
+    // a learner's own engine: where its gradients went wrong (docs/api.md, numbers.findings),
+    // the first first; each shown at the step it names (none named: the end of the walk)
+    findings: numbers.findings ?? [],
+    wrong: new Set((numbers.findings ?? []).map((f) => f.node)),
+    findingsAt: new Map(),
   };
+  for (const f of model.findings) {
+    const at = f.step ?? structure.steps.length - 1;
+    model.findingsAt.set(at, [...(model.findingsAt.get(at) ?? []), f]);
+  }
   model.walk = buildWalk(model, over);
   return model;
+}
+
+/** The findings a walk entry shows: those of the steps it covers (a folded call: all of its). */
+export function findingsOf(model, entry) {
+  if (!model.findings.length || !entry) return [];
+  const at = model.first[entry.phase] ?? 0;
+  const out = [];
+  for (let i = at + entry.step; i <= at + entry.end; i++) out.push(...(model.findingsAt.get(i) ?? []));
+  return out;
+}
+
+/** The position on the walk where a finding is shown: its step's, or the end. */
+export function findingPosition(model, finding) {
+  const step = finding.step === null ? null : model.structure.steps[finding.step];
+  if (!step) return timelineLength(model) - 1;
+  return toTimeline(model, step.phase, finding.step - model.first[step.phase]);
 }
 
 /** The walk again, stepping over folded calls or into them (predict mode asks every step). */

@@ -11,6 +11,7 @@ import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
 import { refolded, stepCount } from "./model.js";
+import { pointedFinding, renderOwn, wireOwn } from "./own.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -19,7 +20,7 @@ const VALUE_DEBOUNCE_MS = 180;
 const URL_DEBOUNCE_MS = 250;
 
 const fromUrl = queryToState(location.search);
-const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null, structure: null };
+const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null, structure: null, pointed: { model: null, index: 0 } };
 
 const stepper = createStepper($("stage"), {
   decimals: fromUrl.decimals,
@@ -34,6 +35,9 @@ const stepper = createStepper($("stage"), {
     predict: fromUrl.predict,
     numeric: fromUrl.numeric,
     topo: fromUrl.topo,
+    engine: fromUrl.engine, // "auto": a program's own class Value builds its graph; "gradstep": ours
+    engines: [], // which engines can build the program's graph (the answer's)
+    console: [], // what the program printed: [line, text] pairs
     error: null,
     presets: [],
     status: "",
@@ -76,7 +80,9 @@ function renderPage() {
   // spans point into the program that ran: once the text is edited they would point astray
   const current = stepper.view?.current >= 0 ? model.byId[stepper.view.current] : null;
   const fresh = state.source === model.source && !state.error;
-  ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere);
+  const revealed = !state.predict || state.frontier >= model.backwardSteps - 1; // predict mode
+  const finding = revealed ? (pointedFinding(ui.pointed, model)?.span ?? null) : null;
+  ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere, fresh ? finding : null);
 
   paintOnce("notes", [model], () => model.structure.notes.map((note) => el("li", { text: note })));
   $("notes").hidden = !model.structure.notes.length;
@@ -86,7 +92,7 @@ function renderPage() {
     ui.inputRows = buildInputs($("inputs"), model, ui.ranges);
     ui.inputsFor = inputsKey;
   }
-  const revealed = !state.predict || state.frontier >= model.backwardSteps - 1;
+  renderOwn(state, ui.pointed, paintOnce, revealed);
   paintInputs(ui.inputRows, model, stepper.view, state.decimals, state.numeric && revealed, ui.editing);
   const shown = state.selected !== null && stepper.view.gradState[state.selected] !== 1;
   paintOnce("inspector", [model, state.selected, state.decimals, revealed || shown], () =>
@@ -181,7 +187,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
     // answer leaves out its SVG; of the same structure, it sends the numbers alone
     const shown = keepLayout ? ui.layout : null;
     const held = keepLayout ? ui.structure?.digest : null;
-    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown, structure: held }, controller.signal);
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown, structure: held, engine: state.engine }, controller.signal);
   } catch {
     return; // superseded by a newer request
   }
@@ -198,7 +204,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   // graph is drawn as the one shown (no SVG sent: keep it)
   const structure = result.body.structure ?? ui.structure.structure;
   ui.structure = { digest, structure };
-  setState({ source, values: result.body.values, error: null, drawn: rankdir });
+  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, engines: result.body.engines });
   stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   setState({ status: `${structure.nodes.length} values · ${backend} · ${layout}` });
@@ -302,6 +308,10 @@ function wire() {
     ui.editing = null;
   });
   document.addEventListener("keydown", stepper.onKey);
+  wireOwn(stepper, ui.pointed, ui.editor, (engine) => {
+    setState({ engine });
+    run();
+  });
 }
 
 async function loadPresets() {

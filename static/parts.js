@@ -38,3 +38,9 @@ export function rowCells(row, model, decimals) {
   }
   return cells;
 }
+
+/** A finding's sentence (numbers.findings): a string part is text, an integer indexes the
+ * finding's own numbers, written plain. */
+export function findingText(finding, decimals) {
+  return finding.text.map((p) => (typeof p === "string" ? p : formatNumber(finding.numbers[p], decimals))).join("");
+}

@@ -38,6 +38,7 @@ function graphQuery(state, extra = {}) {
   const q = new URLSearchParams();
   q.set("source", state.source);
   if (state.values && Object.keys(state.values).length) q.set("values", JSON.stringify(state.values));
+  if (state.engine === "gradstep") q.set("engine", "gradstep"); // whose Value built the graph
   for (const [k, v] of Object.entries(extra)) if (v !== null && v !== undefined) q.set(k, String(v));
   return q.toString();
 }

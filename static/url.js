@@ -3,7 +3,7 @@
 
 import { CONFIG } from "./config.js";
 
-export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto", fold: "auto" });
+export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto", fold: "auto", engine: "auto" });
 
 /** The query string for a state: defaults are left out so plain links stay short. `at`: false
  * leaves out the step (a link that starts at the beginning). */
@@ -19,6 +19,7 @@ export function stateToQuery(state, { at = true } = {}) {
   if (state.theme !== DEFAULTS.theme) q.set("theme", state.theme);
   if (state.rankdir && state.rankdir !== DEFAULTS.rankdir) q.set("rankdir", state.rankdir);
   if (state.fold && state.fold !== DEFAULTS.fold) q.set("fold", state.fold);
+  if (state.engine === "gradstep") q.set("engine", "gradstep");
   if (state.over === false) q.set("over", "0");
   if (state.predict) q.set("predict", "1");
   if (state.numeric) q.set("numeric", "1");
@@ -46,6 +47,7 @@ export function queryToState(search) {
     theme: pick("theme", ["light", "dark"], DEFAULTS.theme),
     rankdir: pick("rankdir", ["LR", "TB"], DEFAULTS.rankdir),
     fold: /^(auto|none|all|\d{1,6}(,\d{1,6})*)$/.test(q.get("fold") ?? "") ? q.get("fold") : DEFAULTS.fold,
+    engine: pick("engine", ["gradstep"], DEFAULTS.engine),
     over: q.get("over") !== "0",
     predict: q.get("predict") === "1",
     numeric: q.get("numeric") === "1",

@@ -32,10 +32,10 @@ ID_PATTERN = re.compile(f"[a-z2-7]{{{MIN_ID_CHARS},{MAX_ID_CHARS}}}")
 
 # the page's parameters in the order static/url.js writes them; images take fewer
 PAGE_KEYS = (
-    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "fold", "over",
-    "predict", "numeric", "topo", "node",
+    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "fold", "engine",
+    "over", "predict", "numeric", "topo", "node",
 )  # fmt: skip
-IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir", "fold")
+IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir", "fold", "engine")
 
 
 def _checked_fold(fold: str) -> str:
@@ -48,7 +48,7 @@ def link_state(body: LinkRequest) -> State:
     source = preset_source(body.source, body.preset)
     raw = body.values
     values = parse_values(raw if raw is None or isinstance(raw, str) else json.dumps(raw))
-    parse(source, values)
+    parse(source, values, engine=body.engine)
     phase = body.phase or ("backward" if body.step is not None else None)
     fields: dict[str, object] = {
         "source": source,
@@ -59,6 +59,7 @@ def link_state(body: LinkRequest) -> State:
         "theme": None if body.theme == "auto" else body.theme,
         "rankdir": None if body.rankdir == "auto" else body.rankdir,
         "fold": None if body.fold in (None, "auto") else _checked_fold(body.fold),
+        "engine": None if body.engine == "auto" else body.engine,
         "over": None if body.over else "0",
         "predict": "1" if body.predict else None,
         "numeric": "1" if body.numeric else None,

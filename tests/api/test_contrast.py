@@ -58,3 +58,15 @@ def test_every_text_of_the_graph_and_the_page_reads(theme: str) -> None:
              ("--current", "--panel"), ("--accent", "--panel")]  # fmt: skip
     for text, ground in pairs:
         assert contrast(page[text], page[ground]) >= 4.5, (theme, text, ground)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_wrong_grad_is_marked_where_it_can_be_seen(theme: str) -> None:
+    """A learner's wrong grad: its dashed ring (on the graph's background) and its outline on an
+    unshaded box are ≥ 3:1, the ≠ on its disc and the sentence on its warning ≥ 4.5:1."""
+    g = colours("graph.css", theme)
+    for ground in ("--g-bg", "--g-node"):
+        assert contrast(g["--g-wrong"], g[ground]) >= 3, (theme, ground)
+    assert contrast(g["--g-wrong-ink"], g["--g-wrong"]) >= 4.5, theme
+    page = colours("app.css", theme)
+    assert contrast(page["--ink"], page["--error-bg"]) >= 4.5, theme

@@ -117,6 +117,20 @@ def test_redirects_go_to_the_long_urls(client: TestClient) -> None:
     assert client.get(f"/s/{link_id}").status_code == 200  # the stepper page
 
 
+def test_the_engine_switch_is_part_of_the_view(client: TestClient) -> None:
+    """A program with its own class Value shown with gradstep's (the page's engine=gradstep):
+    the link keeps the choice for the page, the embed and the images; auto is the default."""
+    own = (Path(__file__).parents[1] / "engine" / "learners" / "micrograd.py").read_text("utf-8")
+    mine = create(client, {"source": own})
+    ours = create(client, {"source": own, "engine": "gradstep"})
+    assert mine != ours and create(client, {"source": own, "engine": "auto"}, status=200) == mine
+    for path, query in [(f"/s/{ours}", "/?"), (f"/s/{ours}/embed", "/embed?"),
+                        (f"/s/{ours}.svg", "/api/graph.svg?")]:  # fmt: skip
+        location = client.get(path, follow_redirects=False).headers["location"]
+        assert location == query + urlencode({"source": own, "engine": "gradstep"}), path
+    assert "engine=" not in client.get(f"/s/{mine}", follow_redirects=False).headers["location"]
+
+
 def test_an_unknown_link_is_a_404_page_that_says_so(client: TestClient) -> None:
     response = client.get("/s/aaaaaaaa")
     assert response.status_code == 404
