@@ -30,7 +30,7 @@ from app.draw.layout import LaidOut, Layout
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
 from engine import tracing
-from engine.language import Engine, engines
+from engine.language import Engine, OwnProgram, engines
 from engine.steps import Phase, position, state_at
 from engine.trace import Built, Numbers, Structure, Trace
 from engine.tracing import Drawable, build, key, numbers
@@ -168,7 +168,8 @@ def draw(
     laid_out = pending.result()
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
-    return replace(drawn, console=program.console, engines=engines(source))
+    ran = engines(source, isinstance(program, OwnProgram))
+    return replace(drawn, console=program.console, engines=ran)
 
 
 def draw_trace(

@@ -33,7 +33,8 @@ export function stepTitle(model, entry) {
  * engine, a row per finding this step is where it went wrong (its sentence, role "finding"). */
 export function explanationRows(model, entry, decimals) {
   const cells = (row) => rowCells(row, model, decimals).map((c) => ({ class: CELL_CLASS[c.role] ?? c.role, text: c.text }));
-  const findings = findingsOf(model, entry).map((f) => [{ class: "finding", text: findingText(f, decimals) }]);
+  // a finding the same mistake made, of the same kind as it (a sibling), adds nothing here
+  const findings = findingsOf(model, entry).filter((f) => f.cause === null || model.findings[f.cause].kind !== f.kind).map((f) => [{ class: "finding", text: findingText(f, decimals) }]);
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
     const lines = entry.phase === "forward" ? call.forward : call.backward;

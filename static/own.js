@@ -52,25 +52,35 @@ export function renderOwn(state, pointed, paintOnce, revealed) {
   $("legend-wrong").hidden = !revealed || !model.findings.length;
 }
 
-/** The findings panel's content: the first finding first (the one the page points at), each a
- * button that goes to where it went wrong; or the sentence that all is well. */
+/** The findings panel's content: each mistake (a finding no other causes), the first wrong
+ * write first, a button that goes to where it went wrong; under it, the gradients it made wrong
+ * too (its consequences, one line each); or the sentence that all is well. */
 function findingsContent(model, decimals, pointed) {
-  if (!model.findings.length) return [el("p", { class: "findings-ok", text: "Every gradient your engine computed equals the true one." })];
-  const items = model.findings.map((f, i) => {
+  const { findings } = model;
+  if (!findings.length) return [el("p", { class: "findings-ok", text: "Every gradient your engine computed equals the true one." })];
+  const item = (f, i, own) => {
     const node = model.byId[f.node];
     const button = el(
       "button",
-      { type: "button", class: "finding-item", "aria-current": String(i === pointed) },
-      el("span", { class: "finding-node", text: node.name }),
+      { type: "button", class: own ? "finding-item" : "finding-item consequence", "aria-current": String(i === pointed) },
+      // a consequence is one line: its grads (which name it) and where it went wrong
+      ...(own ? [el("span", { class: "finding-node", text: node.name })] : []),
       el("span", { class: "finding-grads", text: partsText(node.sum, model, decimals) }),
-      el("span", { class: "finding-text", text: findingText(f, decimals) }),
+      ...(own ? [el("span", { class: "finding-text", text: findingText(f, decimals) })] : []),
       el("span", { class: "finding-where", text: f.span ? `line ${f.span.line}` : "" }),
     );
     button.dataset.finding = String(i);
-    return el("li", {}, button);
+    return button;
+  };
+  const causes = findings.map((f, i) => [f, i]).filter(([f]) => f.cause === null);
+  const items = causes.map(([f, i]) => {
+    const follow = findings.map((g, k) => [g, k]).filter(([g]) => g.cause === i);
+    const also = follow.length ? [el("p", { class: "finding-also", text: follow.length === 1 ? "made one more gradient wrong:" : `made ${follow.length} more gradients wrong:` }), el("ol", { class: "finding-consequences" }, ...follow.map(([g, k]) => el("li", {}, item(g, k, false))))] : [];
+    return el("li", {}, item(f, i, true), ...also);
   });
-  const count = model.findings.length === 1 ? "1 gradient differs" : `${model.findings.length} gradients differ`;
-  return [el("p", { class: "hint", text: `${count} from the true one; the first wrong write first.` }), el("ol", { class: "findings-list" }, ...items)];
+  const n = findings.length;
+  const count = n === 1 ? "1 gradient differs from the true one." : causes.length === 1 ? `${n} gradients differ from the true ones, all from one mistake.` : `${n} gradients differ from the true ones, from ${causes.length} mistakes; the first wrong write first.`;
+  return [el("p", { class: "hint", text: count }), el("ol", { class: "findings-list" }, ...items)];
 }
 
 /** Wire the engine switch (onEngine(engine)) and the findings' buttons: activating one (click,

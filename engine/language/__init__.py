@@ -72,7 +72,7 @@ def parse(
     given = check_values(values or {})
     tree, notes, unit, checker, mode = _read(source)
     checker.require(given)
-    if engine == "gradstep" and "gradstep" in engines(source):
+    if engine == "gradstep" and _own_value_statements(tree):
         tree, notes, mode = *_without_own_value(source), (True, False)
     machine = Evaluator(unit, given, mode[0], nudge)
     try:
@@ -97,12 +97,12 @@ def parse(
     return _program(source, machine, given, notes)
 
 
-def engines(source: str) -> tuple[str, ...]:
-    """Which engines can build ``source``'s graph: "program" when it defines its own operator
-    methods, "gradstep" unless its own engine is all it can use (a class named otherwise than
-    Value, whose calls gradstep's Value cannot stand in for)."""
-    tree, _, _, _, (_, own) = _read(source)
-    if not own:
+def engines(source: str, own: bool) -> tuple[str, ...]:
+    """Which engines can build ``source``'s graph, ``own`` telling whether its run built it of
+    its own objects: "program" then, and "gradstep" when its own class is named Value (gradstep's
+    Value can stand in for it: the page's engine switch) or when it did not build its own."""
+    tree = _read(source)[0]
+    if not (own or _own_value_statements(tree)):
         return ("gradstep",)
     return ("program", "gradstep") if _own_value_statements(tree) else ("program",)
 

@@ -6,13 +6,15 @@ presented as the chain rule (docs/notation.md)."""
 from __future__ import annotations
 
 from engine.notation.lines import Num, Parts, Ref, joined
+from engine.notation.naming import grad_of, ref
 
 
-def write_text(grad_name: str, before: Ref, after: Ref, true: Ref | None) -> Parts:
-    """``a.grad: 1.0000 → 2.0000 (true 2.0000)``."""
+def write_text(grad_name: str, before: Ref, after: Ref, correct: Ref | None) -> Parts:
+    """``a.grad: 1.0000 → 2.0000   (correct: 3.0000)``: ``correct`` is what a correct pass
+    would hold after this write (the true gradient once all its shares are in)."""
     parts: list[str | Num] = [f"{grad_name}: ", (*before, "n"), " → ", (*after, "n")]
-    if true is not None:
-        parts += ["   (true ", (*true, "n"), ")"]
+    if correct is not None:
+        parts += ["   (correct: ", (*correct, "n"), ")"]
     return joined(parts)
 
 
@@ -25,38 +27,40 @@ def step_title(kind: str, owner: str, attr: str, where: str) -> str:
     """What a step of their backward pass is: the seed, a call of a node's kept function, or a
     statement outside one (``where``: ``line 14`` or the statement)."""
     if kind == "seed":
-        return f"the seed: {owner}.grad set · {where}"
+        return f"the seed: {grad_of(owner)} set · {where}"
     if kind == "call":
-        return f"{owner}.{attr}() · {where}"
+        return f"{ref(owner)}.{attr}() · {where}"
     return where
 
 
 def silent_note(owner: str, attr: str) -> Parts:
-    return (f"{owner}.{attr}() wrote no gradient",)
+    return (f"{ref(owner)}.{attr}() wrote no gradient",)
 
 
-def finding_text(kind: str, node: str, user: str, uses: str, rule: str) -> str:
+def finding_text(kind: str, node: str, user: str, uses: str, rule: str, output: str) -> str:
     """The sentence of a finding: a template whose ``{got}``, ``{expected}``, ``{before}``,
     ``{added}``, ``{local}``, ``{upstream}``, ``{true_upstream}`` and ``{share}`` are numbers
-    (engine.own.trace fills them); ``rule``: the true local rule, when gradstep knows it."""
-    grad = f"{node}.grad"
+    (engine.own fills them); ``rule``: the true local rule, when gradstep knows it;
+    ``output``: the output's name (the seed belongs to it)."""
+    grad, user_grad, seed = grad_of(node), grad_of(user), grad_of(output)
+    node, user = ref(node), ref(user)
     said = f" ({rule})" if rule else ""
     texts = {
         "overwrite": f"{grad} became {{got}} here; the true gradient is {{expected}}: {node} is "
         f"used {uses}, so its contributions must add up (+=, not =)",
         "local": f"{grad} became {{got}} here: this line adds {{added}}, where "
-        f"∂{user}/∂{node} · {user}.grad = {{local}} × {{upstream}}{said}",
-        "order": f"{grad} became {{got}} here, from {user}.grad = {{upstream}}, which was not "
+        f"∂{user}/∂{node} · {user_grad} = {{local}} × {{upstream}}{said}",
+        "order": f"{grad} became {{got}} here, from {user_grad} = {{upstream}}, which was not "
         f"whole yet: it is {{true_upstream}} once every node that uses {user} has sent its "
         "gradient. Call each node's _backward after the nodes that use it: in reverse "
         "topological order",
-        "seed": f"the backward pass began with {grad} = {{got}}: set the output's gradient to 1 "
-        f"first ({grad} = 1)",
+        "seed": f"the backward pass began with {seed} = {{upstream}}: set the output's gradient "
+        f"to 1 first ({seed} = 1)",
         "zero": f"{grad} still held {{before}} from an earlier backward() when this one began, "
         "and this line added onto it: set every grad to 0 before calling backward() again",
         "missing": f"{user}'s step never sent {node} its share: ∂{user}/∂{node} = {{local}}"
         f"{said}, so {grad} should have grown by {{share}}",
-        "upstream": f"{grad} went wrong here because {user}.grad was already wrong "
+        "upstream": f"{grad} went wrong here because {user_grad} was already wrong "
         "({upstream}, true {true_upstream})",
         "hand": f"{grad} was set to {{got}} here; the true gradient is {{expected}}",
     }

@@ -9,7 +9,7 @@ gradstep's own engine gives, with the truth and the findings beside their number
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import Span
 from engine.language import parse
@@ -29,6 +29,7 @@ class Study:
     walk: Pass
     truth: Truth
     findings: tuple[Finding, ...]
+    expected: tuple[float | None, ...]  # per write of their pass: what a correct one leaves
 
 
 def study(program: OwnProgram) -> Study:
@@ -37,9 +38,20 @@ def study(program: OwnProgram) -> Study:
     walk = last_pass(program, graph, _span_of)
     found = truth(graph, _rerun(program, graph))
     root = len(graph.order) - 1
-    findings = find(walk, graph.grad, found, root, _backward_def(program))
-    kept = tuple(f for f in findings if not graph.lifted[f.node])  # constants: not the program's
-    return Study(program, graph, walk, found, kept)
+    replay = find(walk, graph.grad, found, root, _backward_def(program))
+    return Study(program, graph, walk, found, _kept(replay.findings, graph), replay.expected)
+
+
+def _kept(findings: tuple[Finding, ...], graph: OwnGraph) -> tuple[Finding, ...]:
+    """The findings about the program's own nodes (not the constants gradstep lifted into the
+    graph), their causes renumbered; a cause left out leaves its consequences standing alone."""
+    kept = [i for i, f in enumerate(findings) if not graph.lifted[f.node]]
+    at = {i: k for k, i in enumerate(kept)}
+    causes = [findings[i].cause for i in kept]
+    return tuple(
+        replace(findings[i], cause=None if c is None else at.get(c))
+        for i, c in zip(kept, causes, strict=True)
+    )
 
 
 def _span_of(function: Function) -> Span:

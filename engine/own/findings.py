@@ -5,7 +5,10 @@ wrong; and why, from what the write did: it replaced instead of adding, used a w
 derivative, added onto an old pass, or was right for an upstream gradient that was not yet
 whole (a step out of topological order) or was itself wrong.
 
-A finding is about a node whose final gradient differs from the true one (relative 1e-6)."""
+A finding is about a node whose final gradient differs from the true one (relative 1e-6).
+Findings that follow from another (a gradient wrong because the one it was sent from was wrong,
+a node that never got its seed's share, the other nodes one mistaken line made wrong in the same
+step) name it as their ``cause``: a learner fixes the causes; the rest heal with them."""
 
 from __future__ import annotations
 
@@ -37,6 +40,13 @@ class Finding:
     local: float = 0.0  # the true local derivative of that write's position
     upstream: float = 0.0  # the user's gradient as their step read it
     true_upstream: float = 0.0
+    cause: int | None = None  # the index of the finding this one follows from
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    findings: tuple[Finding, ...]  # the first wrong write first
+    expected: tuple[float | None, ...]  # per write of the pass: what a correct one leaves there
 
 
 def find(
@@ -45,20 +55,24 @@ def find(
     truth: Truth,
     root: int,
     backward_def: Span | None,
-) -> list[Finding]:
+) -> Replay:
     """The findings of ``walk`` (``final``: each gradient as their code left it), the first
-    wrong write first. Each points at the line to look at: the write that made the gradient
-    wrong; for a step out of order, the call of that step; for a missing seed, the backward
-    that lacks it; for gradients not zeroed, the backward() call that added onto them."""
+    wrong write first, and what each write should have left. Each finding points at the line
+    to look at: the write that made the gradient wrong; for a step out of order, the call of
+    that step; for a missing seed, the backward that lacks it; for gradients not zeroed, the
+    backward() call that added onto them."""
     steps, start = walk.steps, walk.start
     n = len(final)
     true_running = [0.0] * n
     theirs = list(start)
+    known = [True] * n  # whether true_running is known (every gradient it was made of is)
+    expected: list[float | None] = []
     first: dict[int, Finding] = {}
     for s, step in enumerate(steps):
         if step.kind == "seed":
             for j, w in enumerate(step.writes):
-                theirs[w.node], true_running[w.node] = w.after, 1.0
+                theirs[w.node], true_running[w.node], known[w.node] = w.after, 1.0, True
+                expected.append(1.0)
                 if not close(w.after, 1.0) and w.node not in first:
                     first[w.node] = Finding(w.node, "seed", s, j, w.span, expected=1.0, got=w.after)
             continue
@@ -66,6 +80,8 @@ def find(
             for j, w in enumerate(step.writes):
                 true = truth.grad[w.node]
                 theirs[w.node] = w.after
+                known[w.node] = true is not None
+                expected.append(true)
                 if true is not None:
                     true_running[w.node] = true
                     if not close(w.after, true) and w.node not in first:
@@ -73,7 +89,7 @@ def find(
                             w.node, "hand", s, j, w.span, expected=true, got=w.after
                         )
             continue
-        _call(s, step, truth, theirs, true_running, final, root, first)
+        expected += _call(s, step, truth, theirs, true_running, known, final, root, first)
     out = []
     for v in range(n):
         true = truth.grad[v]
@@ -92,8 +108,44 @@ def find(
                 got=final[v],
             )
         out.append(_pointed(found, steps, backward_def, walk.began))
-    out.sort(key=lambda f: (f.step is None, f.step or 0, f.write if f.write is not None else -1))
-    return out
+    out.sort(key=_order)
+    return Replay(_caused(out, root), tuple(expected))
+
+
+def _order(f: Finding) -> tuple[int, int, int]:
+    """The first wrong write first; a missing seed before all (the pass began wrong); what no
+    step made wrong last."""
+    if f.step is None:
+        return (-1, 0, 0) if f.kind == "seed" else (1, 0, 0)
+    return (0, f.step, -1 if f.write is None else f.write)
+
+
+def _caused(found: list[Finding], root: int) -> tuple[Finding, ...]:
+    """``found`` with each finding's cause, followed to the first that has none: for one wrong
+    because its user's gradient was (an upstream or a seed finding), the user's finding; for a
+    node the pass never reached, the output's; for one of the same kind as an earlier finding,
+    pointing at the same line, that finding (one mistake made both wrong)."""
+    index = {f.node: i for i, f in enumerate(found)}
+    direct: list[int | None] = []
+    for i, f in enumerate(found):
+        if f.kind in ("upstream", "seed") and f.user is not None:
+            cause = index.get(f.user)
+        elif f.kind == "unreached":
+            cause = index.get(root)
+        else:
+            same = (f.kind, f.span)
+            cause = next((k for k in range(i) if (found[k].kind, found[k].span) == same), None)
+        direct.append(cause)
+
+    def first(i: int) -> int | None:
+        seen = {i}
+        cause = direct[i]
+        while cause is not None and direct[cause] is not None and cause not in seen:
+            seen.add(cause)
+            cause = direct[cause]
+        return None if cause == i else cause
+
+    return tuple(replace(f, cause=first(i)) for i, f in enumerate(found))
 
 
 def _pointed(
@@ -116,16 +168,19 @@ def _call(
     truth: Truth,
     theirs: list[float],
     true_running: list[float],
+    known: list[bool],
     final: Sequence[float],
     root: int,
     first: dict[int, Finding],
-) -> None:
-    """A call of node u's kept function: each write checked against what a correct one adds."""
+) -> list[float | None]:
+    """A call of node u's kept function: each write checked against what a correct one adds;
+    what each write should have left (None where the true gradients are not known)."""
     u = step.node
     upstream, true_up = theirs[u], truth.grad[u]
     positions: dict[int, list[tuple[int, float]]] = {}  # parent -> its (position, ∂u/∂parent)
     for k, (p, d) in enumerate(truth.locals[u]):
         positions.setdefault(p, []).append((k, d))
+    expected: list[float | None] = []
     for j, w in enumerate(step.writes):
         v = w.node
         left = positions.get(v)
@@ -133,6 +188,8 @@ def _call(
         before_true = true_running[v]
         if true_up is not None:
             true_running[v] = before_true + d * true_up
+        known[v] = known[v] and true_up is not None
+        expected.append(true_running[v] if known[v] else None)
         theirs[v] = w.after
         if v in first or true_up is None or close(w.after, true_running[v]):
             continue
@@ -146,7 +203,7 @@ def _call(
         for position, d in left:
             if true_up is None:
                 continue
-            true_running[p] += d * true_up
+            true_running[p] += d * true_up  # (known[p] stands: the share is known)
             if p not in first and d * true_up != 0 and not close(theirs[p], true_running[p]):
                 first[p] = Finding(
                     p,
@@ -162,6 +219,7 @@ def _call(
                     upstream,
                     true_up,
                 )
+    return expected
 
 
 def _why(

@@ -32,6 +32,7 @@ def numbers(s: Study, built: Built, names: list[str]) -> Numbers:
         "sbin": [grad_bin(x, scale) for x in walk.start],
         "before": [w.before for w in writes],
         "after": [w.after for w in writes],
+        "expected": [math.nan if x is None else x for x in s.expected],
         "bin": [grad_bin(w.after, scale) for w in writes],
     }
     assert len(flat_offsets(walk.steps)) == len(walk.steps)
@@ -71,7 +72,7 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
         text = notation.contribution_text(r, f.position, _NO_REFS)
         rule = notation.text_of(text.rule)
     about = names[user] if user is not None else ""
-    template = words.finding_text(f.kind, names[node], about, uses, rule)
+    template = words.finding_text(f.kind, names[node], about, uses, rule, names[structure.output])
     before = (
         s.walk.steps[f.step].writes[f.write].before
         if f.write is not None and f.step is not None
@@ -98,7 +99,7 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
     forward = sum(1 for st in structure.steps if st.phase == "forward")
     step = None if f.step is None else forward + f.step
     line = tuple(p for p in parts if p != "")
-    return Finding(node, f.kind, step, f.span, line, tuple(figures))
+    return Finding(node, f.kind, step, f.span, line, tuple(figures), f.cause)
 
 
 _NO_REFS = notation.LineRefs(("", 0), ("", 0), ("", 0), ("", 0), ("", 0))  # rule text only

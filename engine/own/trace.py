@@ -2,7 +2,8 @@
 renderer draws and steps it as it does gradstep's), with ``engine = "program"``. Forward: a step
 per node their code computed. Backward: their pass as they ran it (the seed, each call of a
 node's kept function, each statement outside one), a row per ``.grad`` write with the line that
-made it and the true gradient beside it. The numbers add the true gradients and the findings."""
+made it and what a correct pass would hold there beside it. The numbers add the true gradients
+and the findings."""
 
 from __future__ import annotations
 
@@ -90,6 +91,7 @@ def build(s: Study, names: list[str]) -> Built:
     )
     structure = Structure(
         engine="program",
+        engine_class=program.output.cls.name,
         output=len(g.order) - 1,
         nodes=nodes,
         edges=edges,
@@ -152,7 +154,7 @@ def _backward(s: Study, names: list[str], lines: list[str], slots: Slots) -> lis
             ]
         for k, w in enumerate(st.writes):
             at = offsets[j] + k  # the write's index among all the pass's writes
-            true = ("true", w.node) if s.truth.grad[w.node] is not None else None
+            true = ("expected", at) if s.expected[at] is not None else None
             grad = notation.grad_of(names[w.node])
             write = words.write_text(grad, ("before", at), ("after", at), true)
             code = words.code_text(w.span.line, lines[w.span.line - 1])

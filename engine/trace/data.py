@@ -115,6 +115,7 @@ class Input:
 @dataclass(frozen=True, slots=True)
 class Structure:
     engine: Literal["gradstep", "program"]  # whose code built the graph
+    engine_class: str  # the program's own class its graph is made of ("" for gradstep's Value)
     output: int
     nodes: tuple[Node, ...]
     edges: tuple[Edge, ...]
@@ -145,6 +146,7 @@ class Finding:
     span: Span | None  # the line to look at: the write that first made it wrong
     text: Line  # one sentence; its numbers index ``numbers``
     numbers: tuple[float, ...]
+    cause: int | None = None  # the finding this one follows from (fix that one: this heals)
 
 
 @dataclass(frozen=True, slots=True)

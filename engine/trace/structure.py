@@ -104,6 +104,7 @@ def build(program: Program, shape: Outline) -> Built:
     infos = calls.infos(shape.calls, nodes, the_walk, len(forward), slots, totals)
     structure = Structure(
         engine="gradstep",
+        engine_class="",
         output=ids[root],
         nodes=nodes,
         edges=shape.edges,

@@ -98,10 +98,10 @@ def test_the_embed_runs_the_engine_its_url_names(page, base_url) -> None:
 
 
 def test_a_class_of_another_name_says_which_engine_runs(page) -> None:
-    paste(page, source_of("mistakes/local_sub_wrong.py"))  # its class is Node: no switch
+    paste(page, source_of("mistakes/local_sub_wrong.py"))  # its class is ValueNode: no switch
     assert page.locator("#engine-switch").is_hidden()
     note = page.locator("#engine-note")
-    assert note.is_visible() and note.inner_text() == "your engine"  # the class is not named
+    assert note.is_visible() and note.inner_text() == "your engine: class ValueNode"
     paste(page, "a = Value(2.0)\nb = a * a\nb.backward()\n")  # gradstep's Value: nothing to say
     assert page.locator("#engine-switch").is_hidden() and page.locator("#engine-note").is_hidden()
     assert (

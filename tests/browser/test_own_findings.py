@@ -41,7 +41,8 @@ def test_a_mistake_is_found_marked_explained_and_pointed_at(page, base_url, name
     paste(page, source)
     # the panel lists every wrong gradient, the first wrong write first, at the mistake's line
     items = page.locator("#findings .finding-item")
-    names = items.locator(".finding-node").all_inner_texts()
+    listed = items.evaluate_all("(es) => es.map((e) => Number(e.dataset.finding))")
+    names = [structure["nodes"][findings[i]["node"]]["name"] for i in listed]
     assert names[0] == structure["nodes"][first["node"]]["name"]
     assert set(m["differs"]) <= set(names)
     assert items.first.locator(".finding-where").inner_text() == f"line {m['line']}"
@@ -98,7 +99,7 @@ def test_a_finding_is_activated_by_keyboard_and_points_the_editor_at_its_line(
     line = findings[1]["span"]["line"]
     row = page.locator("#gutter span").nth(line - 1)
     assert not in_view(page, row)
-    second = page.locator("#findings .finding-item").nth(1)
+    second = page.locator('#findings [data-finding="1"]')
     second.focus()
     page.keyboard.press("Enter")
     assert second.get_attribute("aria-current") == "true"
@@ -131,6 +132,24 @@ def test_the_right_twin_has_no_finding(page) -> None:
     assert page.evaluate(WRONG_IDS_JS) == []
     assert page.locator("#gutter .finding-line").count() == 0
     assert page.locator("#legend-wrong").is_hidden()
+
+
+def test_the_gradients_a_mistake_made_wrong_are_listed_under_it(page, base_url) -> None:
+    # no seed: one mistake (the output's gradient), every other wrong gradient follows from it
+    source = source_of(mistake("seed_missing")["wrong"])
+    findings = answer(base_url, source)["numbers"]["findings"]
+    paste(page, source)
+    hint = page.locator("#findings .hint").inner_text()
+    assert hint == f"{len(findings)} gradients differ from the true ones, all from one mistake."
+    top = page.locator("#findings .findings-list > li > .finding-item")
+    assert top.count() == 1 and top.get_attribute("data-finding") == "0"
+    under = page.locator("#findings .finding-consequences .finding-item")
+    assert under.count() == len(findings) - 1
+    assert under.locator(".finding-text").count() == 0  # one line each: the grads, the line
+    # a consequence still goes to its own step
+    under.first.click()
+    step = findings[int(under.first.get_attribute("data-finding") or "")]["step"]
+    assert title(page) == answer(base_url, source)["structure"]["steps"][step]["title"]
 
 
 def test_predict_mode_keeps_the_findings_until_every_step_is_answered(page) -> None:

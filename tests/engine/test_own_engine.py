@@ -15,6 +15,7 @@ import pytest
 from engine import GradstepError, tracing
 from engine.language import OwnProgram, Program, parse
 from engine.trace import Trace
+from tests.traces import rows, steps
 
 LEARNERS = Path(__file__).parent / "learners"
 
@@ -110,6 +111,41 @@ def test_a_finding_says_what_went_wrong_in_numbers() -> None:
     assert step.phase == "backward" and "line 20" in " ".join(
         str(p) for row in step.rows for cell in row for p in cell.parts
     )
+
+
+def test_each_write_shows_what_a_correct_pass_holds_there() -> None:
+    # d = a·b + a: a's first share (from +) is right, the = in __mul__ then loses it
+    t = traced("mistakes/overwrite_mul_wrong.py")
+    written = [r for s in steps(t, "backward") for r in rows(t, s)]
+    assert [r.split(" | ")[0] for r in written] == [
+        "d.grad: 0.0000 → 1.0000   (correct: 1.0000)",
+        "c.grad: 0.0000 → 1.0000   (correct: 1.0000)",
+        "a.grad: 0.0000 → 1.0000   (correct: 1.0000)",  # right so far: 1 of its 4
+        "a.grad: 1.0000 → 3.0000   (correct: 4.0000)",
+        "b.grad: 0.0000 → 2.0000   (correct: 2.0000)",
+    ]
+
+
+def test_the_gradients_one_mistake_made_wrong_name_it_as_their_cause() -> None:
+    # no seed: the output's gradient is the mistake; every other one follows from it
+    t = traced("mistakes/seed_missing_wrong.py")
+    first, *rest = t.numbers.findings
+    assert (first.kind, first.cause, first.node) == ("seed", None, t.structure.output)
+    assert rest and all(f.cause == 0 for f in rest)
+    # one wrong local derivative: the gradients below it are wrong because of it
+    t = traced("mistakes/local_tanh_wrong.py")
+    assert [(f.kind, f.cause) for f in t.numbers.findings][:2] == [("local", None), ("upstream", 0)]
+    # one line out of order makes two gradients wrong: the second names the first
+    t = traced("mistakes/order_bfs_wrong.py")
+    assert [(f.kind, f.cause) for f in t.numbers.findings] == [("order", None), ("order", 0)]
+    # two different mistakes stand on their own
+    source = (
+        (LEARNERS / "mistakes/overwrite_mul_wrong.py")
+        .read_text()
+        .replace("other.grad += self.data * out.grad", "other.grad += out.grad")
+    )
+    causes = [f.cause for f in tracing.trace(parse(source)).numbers.findings]  # type: ignore[arg-type]
+    assert causes == [None, None], causes
 
 
 def test_the_true_gradient_of_an_unknown_op_comes_from_their_own_forward() -> None:
