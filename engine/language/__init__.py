@@ -84,6 +84,8 @@ def parse(
             span=_running(machine),
         ) from None
     except GradstepError:
+        if given:  # a value given for a name that is no input may be what broke the run
+            _blame_given(source, given, engine)
         raise
     except Exception as e:  # a gap in the interpreter must still never be a traceback
         raise GradstepError(
@@ -228,6 +230,17 @@ def _own_program(
         notes=(*notes, *machine.notes),
         given=given,
     )
+
+
+def _blame_given(source: str, given: dict[str, float], engine: Engine) -> None:
+    """Raise the error that names a value given for a name that is not an input, when the run
+    with ``given`` failed: the run without them tells the inputs (a number becomes one only
+    when a value uses it, so the run that failed may not have got that far)."""
+    try:
+        program = parse(source, engine=engine)
+    except GradstepError:
+        return  # it fails without them too: the run's own error stands
+    _check_given(given, program.inputs)
 
 
 def _check_given(given: dict[str, float], inputs: Mapping[str, object]) -> None:

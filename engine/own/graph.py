@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from engine.errors import GradstepError, Span
 from engine.language.objects.kinds import CallRecord, Class, Instance
-from engine.language.record.learner import OwnProgram
+from engine.language.record.learner import DATA_ATTRIBUTES, OwnProgram
 from engine.language.record.recorder import Call
 from engine.ops import OPS
 
 # The names the tutorials give each part of a node, most common first.
-DATA = ("data", "value", "val", "x", "v")
+DATA = DATA_ATTRIBUTES
 GRAD = ("grad", "gradient", "g")
 PARENTS = ("_prev", "prev", "_children", "children", "parents", "_parents", "inputs",
            "_inputs", "operands", "_operands", "src", "_src", "args", "_args")  # fmt: skip
@@ -98,8 +98,9 @@ def find_fields(output: Instance) -> Fields:
     grad = _field(output, GRAD, number)
     if grad is None:
         raise GradstepError(
-            f"the program's output is {what}, but it has no gradient: an attribute named grad "
-            "holding a number, set to 0 when the node is made",
+            f"the program's output is {what}, but it has no gradient: an attribute named "
+            f"{' or '.join(GRAD)} holding a number, set to 0 when the node is made "
+            "(self.grad = 0.0 in __init__)",
             kind="unsupported",
         )
     parents = _field(output, PARENTS, lambda x: isinstance(x, list | tuple) or members(x))

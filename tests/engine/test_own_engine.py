@@ -178,3 +178,28 @@ def test_a_class_without_a_gradient_is_told_what_is_missing() -> None:
     )
     with pytest.raises(GradstepError, match="it has no gradient: an attribute named grad"):
         tracing.trace(parse(source))
+
+
+def test_a_node_whose_number_is_named_x_is_nudged_for_its_true_gradient() -> None:
+    # its own op strings are unknown to gradstep: the truth comes from runs with x nudged
+    source = (
+        "class V:\n"
+        "    def __init__(self, x, parents=(), op=''):\n"
+        "        self.x = x\n"
+        "        self.grad = 0.0\n"
+        "        self.parents = parents\n"
+        "        self.op = op\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        out = V(self.x * other.x, (self, other), 'times')\n"
+        "        def _backward():\n"
+        "            self.grad += other.x * out.grad\n"
+        "            other.grad += self.x * out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "a = V(3.0)\nb = V(4.0)\nc = a * b\nc.grad = 1.0\nc._backward()\n"
+    )
+    t = tracing.trace(parse(source))
+    ids = named(t)
+    assert t.numbers.true_grad[ids["a"]] == pytest.approx(4.0, rel=1e-6)
+    assert t.numbers.findings == ()

@@ -93,6 +93,10 @@ def test_unknown_value_keys_are_refused() -> None:
     with pytest.raises(GradstepError) as computed:
         parse("a = 2.0\ny = a * a", {"y": 1.0})  # y is computed, not an input
     assert computed.value.kind == "name"
+    # a number no value uses is no input, even when a value for it would break the run first
+    loop = "k = 3\na = Value(2.0)\nb = a\nfor i in range(k):\n    b = b * a\n"
+    with pytest.raises(GradstepError, match="values given for 'k', which is not an input"):
+        parse(loop, {"k": 1.5})
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), "2", True, None])

@@ -189,9 +189,7 @@ class Checker:
         if isinstance(node, ast.Return) and not where.function:
             raise refusal(span, "return outside a function", "return from inside a def")
         if isinstance(node, ast.Break | ast.Continue) and not where.loop:
-            raise refusal(
-                span, f"{type(node).__name__.lower()} outside a loop", "use it in a for loop"
-            )
+            raise refusal(span, f"{type(node).__name__.lower()} outside a loop", "use it in a loop")
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1:
                 raise refusal(span, "chained assignment (a = b = ...)", "assign one name per line")
@@ -256,7 +254,7 @@ class Checker:
 
     def _class(self, node: ast.ClassDef, where: Where) -> list[tuple[ast.AST, Where]]:
         if node.keywords:
-            raise refusal(self.span(node), "class keywords (metaclass=...)", "remove them")
+            raise refusal(self.span(node), "a class keyword (metaclass=...)", "remove it")
         for item in node.body:
             docstring = isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
             if not (isinstance(item, ast.FunctionDef | ast.Assign | ast.Pass) or docstring):

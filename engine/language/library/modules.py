@@ -36,7 +36,8 @@ from engine.limits import DEFAULT_SEED
 from engine.value import Value
 
 MODULES = (
-    "random, math, numpy (np.random.seed, np.array), matplotlib.pyplot (ignored), "
+    "random, math, numpy (arrays, np.random and the math functions: docs/language.md), "
+    "matplotlib.pyplot (ignored), "
     "sklearn.datasets (make_moons), graphviz (ignored) and micrograd (engine.Value, nn)"
 )
 

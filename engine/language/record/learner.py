@@ -20,7 +20,8 @@ from engine.language.objects.kinds import Instance
 from engine.language.record.recorder import SUBSCRIPTS
 from engine.language.record.watch import Watch
 
-DATA_ATTRIBUTES = ("data", "value", "val")
+# The names the tutorials give a node's number, most common first (engine.own reads them too).
+DATA_ATTRIBUTES = ("data", "value", "val", "x", "v")
 _OPERATORS = frozenset(
     {name for pair in BINARY_METHODS.values() for name in pair}
     | {name for name, _ in UNARY_METHODS.values()}
