@@ -18,7 +18,8 @@ class GradstepError(ValueError):
     """Bad input or an undefined operation, with its kind and (when known) its source span.
 
     Kinds: ``domain`` (log(0), 1/0, ...), ``overflow``, ``syntax``, ``name``, ``unsupported``,
-    ``assert`` (the program's own assert failed), ``arity``, ``type``, ``limit``, ``layout``.
+    ``assert`` (the program's own assert failed, or its raise ran), ``arity``, ``type``,
+    ``limit``, ``layout``.
     """
 
     def __init__(self, message: str, kind: str = "domain", span: Span | None = None) -> None:

@@ -169,9 +169,10 @@ function addTopoBadges(graph) {
   }
 }
 
-/** What marks a wrong grad besides its outline (graph.css shows it on .wrong only): a dashed
- * ring just outside the box, on the graph's background whatever the box's colour, and a "≠"
- * disc at its top-right corner; made the first time the node is wrong, placed from its box. */
+/** What marks a wrong grad besides its outline (graph.css shows it on .wrong only): a thin ring
+ * just outside the box, on the graph's background whatever the box's colour, and a "≠" disc on
+ * its top border where no edge meets it: the middle, or the right corner when the op's cell
+ * (where the operands' edges come in) is on top; made the first time the node is wrong. */
 function addWrongMark(entry) {
   entry.marked = true;
   const box = polygonBox(entry.g.querySelector("polygon"));
@@ -185,9 +186,11 @@ function addWrongMark(entry) {
     mark.append(el);
     return el;
   };
-  shape("rect", { class: "wrong-ring", x: box.x - 5, y: box.y - 5, width: box.width + 10, height: box.height + 10, rx: 4 });
-  const [cx, cy] = [box.x + box.width, box.y];
-  shape("circle", { class: "wrong-disc", cx, cy, r: 10 });
+  shape("rect", { class: "wrong-ring", x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8, rx: 4 });
+  const op = entry.g.querySelector("text[id$='-op']");
+  const opOnTop = op && Number(op.getAttribute("y")) < box.y + box.height / 3;
+  const [cx, cy] = [opOnTop ? box.x + box.width : box.x + box.width / 2, box.y - 8]; // clear of the name
+  shape("circle", { class: "wrong-disc", cx, cy, r: 9 });
   shape("text", { class: "wrong-sign", x: cx, y: cy + 4.5, "text-anchor": "middle" }).textContent = "≠";
   entry.g.append(mark);
 }

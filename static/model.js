@@ -98,7 +98,11 @@ function buildWalk(model, over) {
     const step = i - model.first[s.phase];
     const unit = s.node === null ? null : units?.[s.node];
     const seed = s.phase === "backward" && step === 0;
-    const box = over && unit?.startsWith("c") && !seed ? Number(unit.slice(1)) : null;
+    let box = over && unit?.startsWith("c") && !seed ? Number(unit.slice(1)) : null;
+    // a call the engine gave no summary of this phase is stepped through (a learner's own
+    // pass: its steps are their code's, in their order)
+    const call = box === null ? null : model.calls.get(box);
+    if (call && !(s.phase === "forward" ? call.forward_title : call.backward_title)) box = null;
     const last = walk.at(-1);
     if (box !== null && last?.phase === s.phase && last.box === box) last.end = step;
     else walk.push({ phase: s.phase, step, end: step, box });

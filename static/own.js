@@ -102,5 +102,6 @@ export function wireOwn(stepper, pointed, editor, onEngine) {
     if (finding.span) editor.reveal(finding.span.line);
     // a phone shows the panels under the stage: bring the step (graph and words) into view
     if (matchMedia("(max-width: 900px)").matches) $("stage").scrollIntoView({ block: "start" });
+    else $("editor").scrollIntoView({ block: "nearest" }); // the side panel scrolled to the list
   });
 }

@@ -120,11 +120,22 @@ function renderError() {
   if (ui.painted.error === key) return;
   ui.painted.error = key;
   const box = $("error");
+  const stale = $("stale");
   box.hidden = !err;
-  if (!err) return box.replaceChildren();
+  if (!err) {
+    stale.hidden = true;
+    $("graph-wrap").classList.remove("stale-graph");
+    return box.replaceChildren();
+  }
   const where = err.line ? `Line ${err.line}, column ${err.column}: ` : "";
   const kept = state.model ? "The graph shows the last program that ran." : "";
   box.replaceChildren(el("span", { class: "where", text: where }), err.message, el("span", { class: "kept", text: kept }));
+  // the stage says it too, over the graph it greys out: on a projector, or with the side
+  // panel scrolled, the error is not missed and the old graph not taken for this program's
+  stale.replaceChildren(el("span", { class: "where", text: err.line ? `Not drawn: line ${err.line}: ` : "Not drawn: " }), err.message, el("span", { class: "kept", text: kept }));
+  stale.hidden = false;
+  $("graph-wrap").classList.add("stale-graph");
+  box.scrollIntoView({ block: "nearest" });
 }
 
 function renderPresets() {

@@ -37,11 +37,15 @@ def silent_note(owner: str, attr: str) -> Parts:
     return (f"{ref(owner)}.{attr}() wrote no gradient",)
 
 
-def finding_text(kind: str, node: str, user: str, uses: str, rule: str, output: str) -> str:
+def finding_text(
+    kind: str, node: str, user: str, uses: str, rule: str, output: str, attr: str, silent: int
+) -> str:
     """The sentence of a finding: a template whose ``{got}``, ``{expected}``, ``{before}``,
-    ``{added}``, ``{local}``, ``{upstream}``, ``{true_upstream}`` and ``{share}`` are numbers
-    (engine.own fills them); ``rule``: the true local rule, when gradstep knows it;
-    ``output``: the output's name (the seed belongs to it)."""
+    ``{added}``, ``{local}``, ``{upstream}``, ``{true_upstream}``, ``{product}`` and ``{share}``
+    are numbers (engine.own fills them); ``rule``: the true local rule, when gradstep knows it;
+    ``output``: the output's name (the seed belongs to it); ``attr``: the name of the function
+    the user's node keeps (``_backward``); ``silent``: the line of that function when the step
+    wrote no gradient at all (0 when it wrote some)."""
     grad, user_grad, seed = grad_of(node), grad_of(user), grad_of(output)
     node, user = ref(node), ref(user)
     said = f" ({rule})" if rule else ""
@@ -49,17 +53,24 @@ def finding_text(kind: str, node: str, user: str, uses: str, rule: str, output: 
         "overwrite": f"{grad} became {{got}} here; the true gradient is {{expected}}: {node} is "
         f"used {uses}, so its contributions must add up (+=, not =)",
         "local": f"{grad} became {{got}} here: this line adds {{added}}, where "
-        f"∂{user}/∂{node} · {user_grad} = {{local}} × {{upstream}}{said}",
+        f"∂{user}/∂{node} · {user_grad} = {{local}} × {{upstream}} = {{product}}{said}",
         "order": f"{grad} became {{got}} here, from {user_grad} = {{upstream}}, which was not "
         f"whole yet: it is {{true_upstream}} once every node that uses {user} has sent its "
-        "gradient. Call each node's _backward after the nodes that use it: in reverse "
+        f"gradient. Call each node's {attr} after the nodes that use it: in reverse "
         "topological order",
+        "repeat": f"{grad} became {{got}} here, where it should have stayed {{expected}}: "
+        f"{user}.{attr}() ran a second time and sent its gradient again. Each node's step must "
+        "run once: a topological order lists each node once (keep a visited set)",
         "seed": f"the backward pass began with {seed} = {{upstream}}: set the output's gradient "
         f"to 1 first ({seed} = 1)",
         "zero": f"{grad} still held {{before}} from an earlier backward() when this one began, "
         "and this line added onto it: set every grad to 0 before calling backward() again",
         "missing": f"{user}'s step never sent {node} its share: ∂{user}/∂{node} = {{local}}"
-        f"{said}, so {grad} should have grown by {{share}}",
+        f"{said}, so {grad} should have grown by {{share}}"
+        if not silent
+        else f"{user}.{attr}() wrote no gradient at all: the function it ran (line {silent}) "
+        f"sends nothing, so {grad} never got its share, ∂{user}/∂{node} = {{local}}{said}, "
+        f"{{share}} in all. Does the operation that made {user} set {user}.{attr}?",
         "upstream": f"{grad} went wrong here because {user_grad} was already wrong "
         "({upstream}, true {true_upstream})",
         "hand": f"{grad} was set to {{got}} here; the true gradient is {{expected}}",

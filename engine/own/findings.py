@@ -12,6 +12,8 @@ step) name it as their ``cause``: a learner fixes the causes; the rest heal with
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -29,7 +31,7 @@ def close(x: float, y: float) -> bool:
 @dataclass(frozen=True, slots=True)
 class Finding:
     node: int
-    kind: str  # overwrite, local, order, seed, zero, missing, upstream, hand, unreached
+    kind: str  # overwrite, local, order, seed, zero, missing, repeat, upstream, hand, unreached
     step: int | None  # the step of the pass where it went wrong (None: no step made it wrong)
     write: int | None  # that step's write that did it (None: the step did not write it)
     span: Span | None  # the line to look at
@@ -68,6 +70,7 @@ def find(
     known = [True] * n  # whether true_running is known (every gradient it was made of is)
     expected: list[float | None] = []
     first: dict[int, Finding] = {}
+    called: set[int] = set()  # nodes whose step has run: a correct pass runs each once
     for s, step in enumerate(steps):
         if step.kind == "seed":
             for j, w in enumerate(step.writes):
@@ -89,7 +92,9 @@ def find(
                             w.node, "hand", s, j, w.span, expected=true, got=w.after
                         )
             continue
-        expected += _call(s, step, truth, theirs, true_running, known, final, root, first)
+        repeat = step.node in called
+        called.add(step.node)
+        expected += _call(s, step, truth, theirs, true_running, known, final, root, first, repeat)
     out = []
     for v in range(n):
         true = truth.grad[v]
@@ -101,7 +106,7 @@ def find(
             found = Finding(
                 v,
                 kind,
-                None,
+                0 if kind == "seed" and steps else None,  # a pass without its seed: its start
                 None,
                 backward_def if v == root else None,
                 expected=true,
@@ -153,7 +158,7 @@ def _pointed(
 ) -> Finding:
     """``f`` pointing at the line a learner should look at for its kind of mistake."""
     span = f.span
-    if f.kind == "order" and f.step is not None:
+    if f.kind in ("order", "repeat") and f.step is not None:
         span = steps[f.step].call_span or span
     elif f.kind == "seed":
         span = backward_def or span
@@ -172,20 +177,43 @@ def _call(
     final: Sequence[float],
     root: int,
     first: dict[int, Finding],
+    repeat: bool,
 ) -> list[float | None]:
-    """A call of node u's kept function: each write checked against what a correct one adds;
-    what each write should have left (None where the true gradients are not known)."""
+    """A call of node u's kept function: each write checked against what a correct one adds
+    (nothing, when u's step ran before: ``repeat``); what each write should have left (None
+    where the true gradients are not known)."""
     u = step.node
     upstream, true_up = theirs[u], truth.grad[u]
+    if repeat:
+        return _again(s, step, theirs, true_running, known, first)
     positions: dict[int, list[tuple[int, float]]] = {}  # parent -> its (position, ∂u/∂parent)
     for k, (p, d) in enumerate(truth.locals[u]):
         positions.setdefault(p, []).append((k, d))
+    # A parent written as many times as it has positions gets a position per write; otherwise
+    # (x·x's two shares in one line, or one derivative found numerically for two writes) its
+    # writes are judged together, at the last of them, against the sum of its shares.
+    count = Counter(w.node for w in step.writes)
+    pooled = {v for v in count if v in positions and len(positions[v]) != count[v]}
+    seen: Counter[int] = Counter()
+    pool_start: dict[int, tuple[float, float]] = {}  # theirs and the truth before the first
     expected: list[float | None] = []
     for j, w in enumerate(step.writes):
         v = w.node
-        left = positions.get(v)
-        position, d = left.pop(0) if left else (None, 0.0)
-        before_true = true_running[v]
+        seen[v] += 1
+        if v in pooled:
+            pool_start.setdefault(v, (w.before, true_running[v]))
+            if seen[v] < count[v]:
+                theirs[v] = w.after
+                expected.append(None)
+                continue
+            shares = positions.pop(v)
+            position = shares[0][0] if len(shares) == 1 else None
+            d = math.fsum(share for _, share in shares)
+            before, before_true = pool_start[v]
+        else:
+            left = positions.get(v)
+            position, d = left.pop(0) if left else (None, 0.0)
+            before, before_true = w.before, true_running[v]
         if true_up is not None:
             true_running[v] = before_true + d * true_up
         known[v] = known[v] and true_up is not None
@@ -194,7 +222,7 @@ def _call(
         if v in first or true_up is None or close(w.after, true_running[v]):
             continue
         kind = _why(
-            w.before, w.after, w.augmented, d, upstream, true_up, before_true, final[u], u == root
+            before, w.after, w.augmented, d, upstream, true_up, before_true, final[u], u == root
         )
         first[v] = Finding(
             v, kind, s, j, w.span, u, position, true_running[v], w.after, d, upstream, true_up
@@ -219,6 +247,29 @@ def _call(
                     upstream,
                     true_up,
                 )
+    return expected
+
+
+def _again(
+    s: int,
+    step: Step,
+    theirs: list[float],
+    true_running: list[float],
+    known: list[bool],
+    first: dict[int, Finding],
+) -> list[float | None]:
+    """A node's step run a second time: a correct pass would not, so every write it makes
+    should leave the gradient as it was."""
+    expected: list[float | None] = []
+    for j, w in enumerate(step.writes):
+        v = w.node
+        theirs[v] = w.after
+        expected.append(true_running[v] if known[v] else None)
+        if v not in first and known[v] and not close(w.after, true_running[v]):
+            first[v] = Finding(
+                v, "repeat", s, j, w.span, step.node, None, true_running[v], w.after,
+                upstream=theirs[step.node],
+            )  # fmt: skip
     return expected
 
 

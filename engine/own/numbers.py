@@ -72,7 +72,13 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
         text = notation.contribution_text(r, f.position, _NO_REFS)
         rule = notation.text_of(text.rule)
     about = names[user] if user is not None else ""
-    template = words.finding_text(f.kind, names[node], about, uses, rule, names[structure.output])
+    step = s.walk.steps[f.step] if f.step is not None else None
+    attr = step.attr if step is not None and step.kind == "call" else "_backward"
+    silent = 0
+    if f.kind == "missing" and step is not None and not step.writes and step.function_span:
+        silent = step.function_span.line
+    output = names[structure.output]
+    template = words.finding_text(f.kind, names[node], about, uses, rule, output, attr, silent)
     before = (
         s.walk.steps[f.step].writes[f.write].before
         if f.write is not None and f.step is not None
@@ -87,6 +93,7 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
         "before": before,
         "added": f.got - before,
         "share": f.local * f.true_upstream,
+        "product": f.local * f.upstream,
     }
     parts: list[str | int] = []
     figures: list[float] = []
@@ -97,9 +104,9 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
         last = m.end()
     parts.append(template[last:])
     forward = sum(1 for st in structure.steps if st.phase == "forward")
-    step = None if f.step is None else forward + f.step
+    at = None if f.step is None else forward + f.step
     line = tuple(p for p in parts if p != "")
-    return Finding(node, f.kind, step, f.span, line, tuple(figures), f.cause)
+    return Finding(node, f.kind, at, f.span, line, tuple(figures), f.cause)
 
 
 _NO_REFS = notation.LineRefs(("", 0), ("", 0), ("", 0), ("", 0), ("", 0))  # rule text only

@@ -102,6 +102,8 @@ def key(s: Study, names: list[str]) -> str:
         steps,
         sorted(s.program.inputs),
         s.program.notes,
+        [t is None for t in s.truth.grad],  # which rows show a true or a correct gradient
+        [x is None for x in s.expected],
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 

@@ -62,7 +62,7 @@ def test_every_text_of_the_graph_and_the_page_reads(theme: str) -> None:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_wrong_grad_is_marked_where_it_can_be_seen(theme: str) -> None:
-    """A learner's wrong grad: its dashed ring (on the graph's background) and its outline on an
+    """A learner's wrong grad: its ring (on the graph's background) and its outline on an
     unshaded box are ≥ 3:1, the ≠ on its disc and the sentence on its warning ≥ 4.5:1."""
     g = colours("graph.css", theme)
     for ground in ("--g-bg", "--g-node"):

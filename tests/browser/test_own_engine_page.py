@@ -107,3 +107,38 @@ def test_a_class_of_another_name_says_which_engine_runs(page) -> None:
     assert (
         page.locator("#findings-panel").is_hidden() and page.locator("#console-panel").is_hidden()
     )
+
+
+def test_an_engine_that_breaks_is_said_on_the_stage_over_the_last_graph(page) -> None:
+    source = source_of("mistakes/overwrite_add_wrong.py")
+    paste(page, source)
+    assert page.locator("#stale").is_hidden()
+    broken = source.replace("def backward(self):", "def backward(self):\n        n = missing + 1")
+    before, errors = runs(page), int(page.locator("#error").get_attribute("data-runs") or 0)
+    editor = page.locator("#source")
+    editor.fill(broken)
+    editor.press("Control+Enter")
+    wait_for(page, "(n) => Number(document.getElementById('error').dataset.runs ?? 0) > n", errors)
+    stale = page.locator("#stale")
+    assert stale.is_visible()  # on the stage, where the room looks, not only under the editor
+    line = broken.splitlines().index("        n = missing + 1") + 1
+    assert stale.inner_text().startswith(f"Not drawn: line {line}: no value for missing")
+    assert "last program that ran" in stale.inner_text()
+    assert "stale-graph" in (page.locator("#graph-wrap").get_attribute("class") or "")
+    editor.fill(source)  # fixed: the graph is this program's again
+    editor.press("Control+Enter")
+    drawn(page, before)
+    wait_for(page, "() => document.getElementById('stale').hidden")
+
+
+def test_a_learners_backward_pass_is_stepped_through_even_inside_a_folded_call(page) -> None:
+    # their steps are their code's, in their order: never summed up as a folded call's
+    paste(page, source_of("text2.py"))
+    page.locator("#graph-view").focus()
+    page.click("#phase-backward")
+    seen = set()
+    for _ in range(6):
+        seen.add(title(page))
+        assert "folded" not in title(page) and title(page).startswith("Backward step")
+        page.keyboard.press("PageDown")
+    assert len(seen) == 6

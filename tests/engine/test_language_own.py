@@ -280,6 +280,16 @@ def test_a_failed_assert_is_the_users_error_at_its_line() -> None:
     assert refused("assert 1 > 2").message == "assertion failed"
 
 
+def test_a_raise_stops_the_program_where_it_runs_and_a_guard_never_reached_costs_nothing() -> None:
+    guard = (
+        "def check(d):\n    if d < 0:\n        raise ValueError(f'negative: {d}')\n    return d\n"
+    )
+    assert parse(guard + "x = Value(check(2.0))\ny = x * x").output.data == 4.0  # type: ignore[union-attr]
+    err = refused(guard + "x = Value(check(-1.0))\ny = x * x")
+    assert (err.kind, err.message) == ("assert", "the program raised ValueError: negative: -1.0")
+    assert err.span is not None and err.span.line == 3
+
+
 def test_fstrings_percent_and_format() -> None:
     source = """
 x, n, name = 3.14159, 42, 'w'

@@ -203,3 +203,76 @@ def test_a_node_whose_number_is_named_x_is_nudged_for_its_true_gradient() -> Non
     ids = named(t)
     assert t.numbers.true_grad[ids["a"]] == pytest.approx(4.0, rel=1e-6)
     assert t.numbers.findings == ()
+
+
+REPEATED = """
+class Value:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(children)
+        self._backward = lambda: None
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other))
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo = []
+        def build(v):
+            for child in v._prev:
+                build(child)
+            topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+x = Value(2.0)
+r = x * x
+d = r * x
+z = r + d
+z.backward()
+"""
+
+
+def test_a_step_run_twice_is_found_where_it_runs_again() -> None:
+    # no visited set: r is listed twice, so r's step sends x its share twice (x.grad 28, true 16)
+    t = tracing.trace(parse(REPEATED))
+    ids = named(t)
+    (f,) = t.numbers.findings
+    call = REPEATED.splitlines().index("            v._backward()") + 1  # the call that repeats
+    assert (f.node, f.kind, f.span.line if f.span else None) == (ids["x"], "repeat", call)
+    assert t.numbers.true_grad[ids["x"]] == pytest.approx(16.0)
+    text = "".join(p if isinstance(p, str) else f"{f.numbers[p]:.4f}" for p in f.text)
+    assert text.startswith("x.grad became 22.0000 here, where it should have stayed 16.0000: ")
+    # each write row says what a correct pass holds there: the repeat's leave x at 16
+    written = [r.split(" | ")[0] for s in steps(t, "backward") for r in rows(t, s)]
+    assert written[-2:] == [
+        "x.grad: 16.0000 → 22.0000   (correct: 16.0000)",
+        "x.grad: 22.0000 → 28.0000   (correct: 16.0000)",
+    ]
+
+
+def test_two_writes_to_one_parent_are_judged_together_when_its_shares_are_not_told_apart() -> None:
+    # no op strings: ∂(x·x)/∂x is found numerically, one number (4) for the two lines' 2 + 2
+    visited = REPEATED.replace(
+        "        def build(v):\n",
+        "        seen = set()\n        def build(v):\n            if v in seen:\n"
+        "                return\n            seen.add(v)\n",
+    )
+    t = tracing.trace(parse(visited))
+    assert t.numbers.findings == (), finding_lines(t)
+    r_step = [s for s in steps(t, "backward") if s.title.endswith("r._backward() · line 17")]
+    assert [row.split(" | ")[0] for row in rows(t, r_step[0])] == [
+        "x.grad: 4.0000 → 10.0000",  # half of r's share: judged with the next
+        "x.grad: 10.0000 → 16.0000   (correct: 16.0000)",
+    ]

@@ -85,6 +85,14 @@ def test_a_text_read_before_runs_again_with_the_new_values_and_names() -> None:
     assert first.output is not again.output  # a new graph each time, never a shared one
 
 
+def test_a_module_a_pasted_cell_never_imported_is_named_with_its_import() -> None:
+    # a notebook imported it in an earlier cell
+    with pytest.raises(GradstepError, match="random was never imported: add import random"):
+        parse("w = Value(random.uniform(-1, 1))\ny = w * w")
+    with pytest.raises(GradstepError, match="add import numpy as np at the top"):
+        parse("x = np.array([1.0, 2.0])\ny = Value(x[0]) * 2")
+
+
 def test_unknown_value_keys_are_refused() -> None:
     with pytest.raises(GradstepError) as err:
         parse("a = 2.0\ny = a * a", {"a": 1.0, "zz": 2.0})

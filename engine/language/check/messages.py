@@ -31,7 +31,6 @@ REFUSED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Yield: ("yield", "build a list and return it"),
     ast.YieldFrom: ("yield", "build a list and return it"),
     ast.Delete: ("del", "assign the name again, or d.pop(key) for a dict's item"),
-    ast.Raise: ("raise", "gradstep reports errors itself: assert cond, 'message' stops there"),
     ast.AnnAssign: ("an annotated assignment", "write x = 2.0 without the annotation"),
     ast.NamedExpr: ("the := operator", "assign on a line of its own"),
     ast.Match: ("match", "use if/elif/else"),
@@ -45,6 +44,18 @@ REFUSED_SYMBOLS: dict[type[ast.AST], str] = {
     ast.RShift: ">>",
     ast.Invert: "~",
 }
+
+
+def raised(node: ast.Raise) -> tuple[str, list[ast.expr]]:
+    """What a raise statement raises: the exception's name (gradstep has no exception classes:
+    the name is only told) and the arguments of its message. ``raise`` stops the program where
+    it runs, so a guard a program never reaches costs nothing."""
+    exc = node.exc
+    if isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name) and not exc.keywords:
+        return exc.func.id, list(exc.args)
+    if isinstance(exc, ast.Name):
+        return exc.id, []
+    return "an exception", []
 
 
 def refusal(span: Span, found: str, instead: str) -> GradstepError:
@@ -129,9 +140,20 @@ def lookalike(name: str, assigned: Iterable[str]) -> str:
 
 
 MAX_LISTED = 10  # unknown names written out in one refusal; the rest are counted
+# The names a pasted cell uses for a module its notebook imported in an earlier cell.
+_IMPORTED_AS = {
+    "random": "import random",
+    "math": "import math",
+    "np": "import numpy as np",
+    "numpy": "import numpy",
+    "plt": "import matplotlib.pyplot as plt",
+}
 
 
 def no_value(names: list[str], assigned: Iterable[str]) -> str:
+    if len(names) == 1 and names[0] in _IMPORTED_AS:
+        name = names[0]
+        return f"{name} was never imported: add {_IMPORTED_AS[name]} at the top of the program"
     hints = LookAlikes(assigned)
     listed = ", ".join(spelled(n) + hints.hint(n) for n in names[:MAX_LISTED])
     if len(names) > MAX_LISTED:

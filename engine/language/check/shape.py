@@ -16,6 +16,7 @@ from engine.language.check.messages import (
     REFUSED_SYMBOLS,
     lookalike,
     no_value,
+    raised,
     refusal,
     skipped,
     spelled,
@@ -220,6 +221,8 @@ class Checker:
             ]
         elif isinstance(node, ast.If):
             return [(node.test, where), *((s, nested) for s in (*node.body, *node.orelse))]
+        elif isinstance(node, ast.Raise):
+            return [(arg, where) for arg in raised(node)[1]]  # its message; the name is told
         elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             raise refusal(span, "from ... import *", "name what you import")
         elif not isinstance(node, PLAIN_STATEMENTS):

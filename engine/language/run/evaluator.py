@@ -68,6 +68,7 @@ HANDLERS: dict[type[ast.AST], Handler] = {
     ast.ImportFrom: definitions.on_importfrom,
     ast.While: statements.on_while,
     ast.Assert: statements.on_assert,
+    ast.Raise: statements.on_raise,
     ast.Pass: lambda ev, stmt, scope: None,
     ast.Global: lambda ev, stmt, scope: None,  # read when the def is made: Function.declared
     ast.Nonlocal: lambda ev, stmt, scope: None,

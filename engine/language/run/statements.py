@@ -12,7 +12,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.check.messages import is_literal
+from engine.language.check.messages import is_literal, raised
 from engine.language.objects.containers import key
 from engine.language.objects.kinds import (
     BREAK,
@@ -239,6 +239,13 @@ def on_assert(ev: Evaluator, stmt: ast.Assert, scope: Scope) -> None:
     text = "assertion failed"
     if stmt.msg is not None:
         text += ": " + to_str(ev, ev.evaluate(stmt.msg, scope), Site(stmt.msg, scope))
+    raise GradstepError(text, kind="assert", span=scope.frame.where(stmt))
+
+
+def on_raise(ev: Evaluator, stmt: ast.Raise, scope: Scope) -> None:
+    name, args = raised(stmt)
+    message = ", ".join(to_str(ev, ev.evaluate(a, scope), Site(a, scope)) for a in args)
+    text = f"the program raised {name}" + (f": {message}" if message else "")
     raise GradstepError(text, kind="assert", span=scope.frame.where(stmt))
 
 
