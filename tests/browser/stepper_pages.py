@@ -1,0 +1,69 @@
+"""What the stepper's browser tests share: a small program, opening the page and running a
+program in it, waiting for a drawing, and reading a node's texts, the step and the editor's
+highlight off the page."""
+
+from __future__ import annotations
+
+from browser_wait import wait_for
+
+PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\n"
+
+NODE_TEXT_JS = """([label, field]) => {
+  for (const g of document.querySelectorAll('#graph-view g.node.value')) {
+    const name = g.querySelector('[id$="-label"]');
+    if (name && name.textContent.trim() === label) {
+      return field ? g.querySelector(`[id$="-${field}"]`).textContent : g.getAttribute("class");
+    }
+  }
+  return null;
+}"""
+
+
+def runs(page, element: str = "#graph-view") -> int:
+    return int(page.locator(element).get_attribute("data-runs") or 0)
+
+
+def wait_drawn(page, before: int) -> None:
+    wait_for(
+        page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before
+    )
+
+
+def open_page(page, query: str = "") -> None:
+    page.goto(f"/{query}")
+    wait_drawn(page, 0)
+
+
+def run_program(page, source: str) -> None:
+    before = runs(page)
+    page.fill("#source", source)
+    page.click("#run")
+    wait_drawn(page, before)
+
+
+def node_text(page, label: str, field: str) -> str | None:
+    return page.evaluate(NODE_TEXT_JS, [label, field])
+
+
+def mark_box(page, cls: str, line: int, columns: tuple[int, int] | None) -> None:
+    """The editor's highlight box sits on `line` and, if given, spans those 1-based columns."""
+    mark = page.locator(f"#highlight mark.{cls}").bounding_box()
+    row = page.locator("#gutter span").nth(line - 1).bounding_box()
+    assert mark is not None and row is not None
+    centre = mark["y"] + mark["height"] / 2
+    assert row["y"] <= centre <= row["y"] + row["height"]
+    if columns:
+        char = page.evaluate(
+            "() => { const s = document.createElement('span'); s.textContent = 'M'.repeat(50);"
+            " s.className = 'probe'; document.querySelector('#highlight').append(s);"
+            " const w = s.getBoundingClientRect().width / 50; s.remove(); return w; }"
+        )
+        assert abs(mark["width"] - (columns[1] - columns[0]) * char) < 2
+
+
+def node_class(page, label: str) -> str:
+    return page.evaluate(NODE_TEXT_JS, [label, None])
+
+
+def position(page) -> str:
+    return page.locator("#position").inner_text()
