@@ -95,6 +95,23 @@ def page(browser, base_url: str) -> Iterator[object]:
 
 
 @pytest.fixture
+def watched(browser) -> Iterator[object]:
+    """A context whose pages fail the test on any script error or CSP refusal."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("console", on_console)
+    yield context
+    context.close()
+    assert errors == [], f"errors in the page or its frames: {errors}"
+
+
+@pytest.fixture
 def shot():
     """Save a screenshot of a page under artifacts/screenshots/ (for people to look at)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
