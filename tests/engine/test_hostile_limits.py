@@ -1,0 +1,138 @@
+"""Hostile programs against the limits: unknown names meet assigned ones in linear time,
+programs just within the limits still parse, a caller deep in its own stack still gets
+GradstepError (never RecursionError), and the bombs on a learner's engine's surfaces (while,
+recursion, dicts, sets, strings, objects, print) are located limit errors, fast."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from engine import GradstepError, parse
+from engine.language import graph_program
+from engine.limits import MAX_DEPTH, MAX_OPERATORS, MAX_SOURCE_CHARS
+
+
+class CountingTable(dict[int, int]):
+    """A translation table that counts the letters looked up in it."""
+
+    lookups = 0
+
+    def __getitem__(self, key: int) -> int:
+        self.lookups += 1
+        return super().__getitem__(key)
+
+
+def test_unknown_names_meet_assigned_ones_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2,400 assigned and 5,000 unknown CJK names (19.6 K characters): every unknown name was
+    compared with every assigned one (12 million skeletons, 2 to 5 s a request). Now each name's
+    skeleton is taken once and looked up: the work is counted, not timed."""
+    from engine.language.check import messages as names
+
+    table = CountingTable(names._HOMOGLYPHS)
+    monkeypatch.setattr(names, "_HOMOGLYPHS", table)
+    assigned = [chr(0x4E00 + i) for i in range(2_400)]
+    unknown = [chr(0x4E00 + 3_000 + i) for i in range(5_000)]
+    sums = ["z=" + "+".join(unknown[k : k + 400]) for k in range(0, len(unknown), 400)]
+    source = "\n".join([f"{n}=1" for n in assigned] + sums)
+    assert 19_000 < len(source) <= MAX_SOURCE_CHARS
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert err.value.kind == "name" and "and 4,990 more" in err.value.message
+    assert len(err.value.message) < 1_000  # ten names written out, the rest counted
+    assert table.lookups <= 2 * (len(assigned) + len(unknown))  # one skeleton a name
+
+
+def test_long_chain_within_the_limit_parses() -> None:
+    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
+    assert parse(source).output.data == 2.0 * MAX_OPERATORS
+
+
+def test_nesting_within_the_limit_parses() -> None:
+    depth = MAX_DEPTH
+    source = "x = 0.5\ny = " + "(" * (depth - 1) + "tanh(x)" + ")" * (depth - 1)
+    assert parse(source).output.op is not None
+
+
+def _frames() -> int:
+    frame, n = sys._getframe(), 0
+    while frame is not None:
+        frame, n = frame.f_back, n + 1
+    return n
+
+
+DEEP_CALLS = "def f(n):\n    return Value(1.0) if n == 0 else f(n - 1) * 1.0\ny = f(30)"
+
+
+def test_a_caller_deep_in_its_stack_still_gets_gradstep_error() -> None:
+    """ast.parse recurses with a budget tied to Python's recursion limit: called with little
+    stack left, a chain within MAX_OPERATORS overflows it; that is a located limit error,
+    never RecursionError."""
+    source = "x = 2.0\ny = " + "+".join(["x"] * MAX_OPERATORS)
+
+    def at_depth(n: int) -> None:
+        if n > 0:
+            at_depth(n - 1)
+            return
+        with pytest.raises(GradstepError) as err:
+            parse(source)
+        assert err.value.kind == "limit"
+        assert err.value.span is not None
+
+    at_depth(sys.getrecursionlimit() - _frames() - 120)
+
+
+def test_a_caller_deep_in_its_stack_still_runs_deep_calls() -> None:
+    """Calls nested deep run on threads of their own: called with little stack left, the
+    program's calls still run, and Python's recursion limit is never raised."""
+    limit = sys.getrecursionlimit()
+    found: list[float] = []
+
+    def at_depth(n: int) -> None:
+        if n > 0:
+            at_depth(n - 1)
+            return
+        found.append(graph_program(parse(DEEP_CALLS)).output.data)
+
+    at_depth(limit - _frames() - 150)
+    assert found == [1.0] and sys.getrecursionlimit() == limit
+
+
+# The surfaces a learner's own engine needs (while, recursion, dicts, sets, strings, closures,
+# objects of the program, print): each bomb is a located limit error, fast, never a hang or a
+# RecursionError.
+BOMBS = {
+    "while True": ("while True:\n    pass", 2),
+    "recursion bomb": ("def f(n):\n    return f(n + 1)\nf(0)", 2),
+    "mutual recursion": ("def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)", 4),
+    "dict bomb": ("d = {}\nfor i in range(10**9):\n    d[i] = i", 3),
+    "dict comprehension bomb": ("d = {i: i for i in range(10**9)}", 1),
+    "set bomb": ("s = set()\nfor i in range(10**9):\n    s.add(str(i))", 3),
+    "set comprehension bomb": ("s = {i for i in range(10**9)}", 1),
+    "string doubling": ("s = 'x'\nwhile True:\n    s = s + s", 3),
+    "string repeat": ("s = 'ab' * 10**9", 1),
+    "format width": ("s = f'{1:>999999999}'", 1),
+    "percent width": ("s = '%999999999d' % 1", 1),
+    "ljust": ("s = 'a'.ljust(10**9)", 1),
+    "join bomb": ("s = ','.join(['x' * 1000] * 100000)", 1),
+    "closure cycle": ("def f():\n    g = lambda: g()\n    return g()\nf()", 2),
+    "instance bomb": ("class A:\n    pass\nxs = []\nwhile True:\n    xs.append(A())", 5),
+    "instance recursion": ("class A:\n    def __init__(self):\n        self.a = A()\nA()", 3),
+    "repr recursion": ("class A:\n  def __repr__(self):\n    return repr(self)\nprint(A())", 3),
+    "operator ping-pong": ("class A:\n  def __add__(self, o):\n    return o + self\nA() + A()", 3),
+    "print flood": ("while True:\n    print('x' * 1000)", 2),
+    "nested tuple key": ("t = ()\nfor i in range(20000):\n    t = (t,)\ns = {t}", 4),
+    "list holding itself printed": ("a = [1]\na.append(a)\nprint(a)", 3),
+}
+
+
+@pytest.mark.parametrize(("source", "line"), BOMBS.values(), ids=BOMBS.keys())
+def test_bombs_on_the_new_surfaces_are_located_limit_errors(source: str, line: int) -> None:
+    start = time.perf_counter()
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert time.perf_counter() - start < 2.0  # milliseconds here; the bound leaves room for CI
+    assert err.value.kind == "limit", err.value.message
+    assert err.value.span is not None and err.value.span.line == line
