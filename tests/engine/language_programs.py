@@ -1,13 +1,13 @@
 """What the language's tests share: a learner's own engine class (Node, written as the
-tutorials write theirs), running a program for what it prints or for its own engine, and the
-error a refused program raises."""
+tutorials write theirs), running a program for its output's data, for what it prints or for its
+own engine, naming a value by its label, and the error a refused program raises."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import GradstepError, parse
-from engine.language import OwnProgram
+from engine import GradstepError, Value, parse
+from engine.language import OwnProgram, Program
 
 NODE = """
 class Node:
@@ -60,6 +60,15 @@ class Node:
 
 
 OUTPUT = "\nfrom micrograd.engine import Value\nout = Value(1.0) * 2"  # something to draw
+
+
+def out(source: str, values: dict[str, float] | None = None) -> float:
+    return parse(source, values).output.data
+
+
+def named(program: Program, label: str) -> Value:
+    (v,) = [v for v, name in program.labels.items() if name == label]
+    return v
 
 
 def printed(source: str, values: dict[str, float] | None = None) -> list[str]:
