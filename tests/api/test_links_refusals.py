@@ -1,0 +1,117 @@
+"""Short links through the API, on SQLite in a temporary directory, what is refused: the
+graph API's limits, bad requests and bad JSON, link creation past the rate limit (and the
+token buckets behind it), a store that is down, and a store newer than this gradstep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from link_client import (
+    LONG,
+    VIEW,
+    NoStore,
+    create,
+    make_client,
+    refusal,
+    sqlite_client,  # noqa: F401  (the fixture client)
+)
+
+from app.links.ratelimit import TokenBuckets
+from app.links.state import full_id
+from app.links.store import StoreError, open_store
+from app.query import MAX_VALUES, MAX_VALUES_CHARS
+from engine.limits import MAX_SOURCE_CHARS
+
+
+def test_limits_are_those_of_the_graph_api(client: TestClient) -> None:
+    too_long = refusal(client.post("/api/links", json={"source": "a = 1\n" * MAX_SOURCE_CHARS}))
+    assert "source" in too_long
+    many = {f"v{i}": 1.0 for i in range(MAX_VALUES + 1)}
+    assert "values" in refusal(client.post("/api/links", json={**VIEW, "values": many}))
+    wide = "a=" + "1" * MAX_VALUES_CHARS
+    assert "values" in refusal(client.post("/api/links", json={**VIEW, "values": wide}))
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({**VIEW, "colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({**VIEW, "step": "3"}, "step"),  # a number is a number
+        ({**VIEW, "step": -1}, "step"),
+        ({**VIEW, "theme": "sepia"}, "theme"),
+        ({**VIEW, "values": {"a": "1"}}, "values"),
+        ({"phase": "backward"}, "no program"),
+        ({"source": "a = 1 +"}, "syntax"),
+        ({"preset": "no-such-preset"}, "no preset"),
+        ([VIEW], "dictionary"),
+    ],
+)
+def test_bad_requests_are_422_in_the_error_shape(
+    client: TestClient, body: object, words: str
+) -> None:
+    response = client.post("/api/links", json=body)
+    message = refusal(response)
+    assert words in message or words == response.json()["error"]["kind"], message
+
+
+def test_bad_json_is_422(client: TestClient) -> None:
+    response = client.post(
+        "/api/links", content=b'{"source": ', headers={"content-type": "application/json"}
+    )
+    assert refusal(response) == "the request body is not valid JSON"
+
+
+def test_link_creation_is_rate_limited_per_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with make_client(tmp_path, monkeypatch, 2) as client:
+        create(client, VIEW)
+        create(client, VIEW, status=200)
+        refused = client.post("/api/links", json=VIEW)
+        assert "2 new links a minute" in refusal(refused, 429)
+        assert refused.json()["error"]["kind"] == "rate_limit"
+        assert int(refused.headers["retry-after"]) == 30  # one token: 60 s / 2
+        opened = client.get(f"/s/{full_id(LONG)[:8]}", follow_redirects=False)
+        assert opened.status_code == 303  # opening a link is not limited
+
+
+def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
+    now = [0.0]
+    buckets = TokenBuckets(6, clock=lambda: now[0], clients=2)
+    assert [buckets.take("a") for _ in range(7)] == [0, 0, 0, 0, 0, 0, 10]
+    assert buckets.take("b") == 0  # another address has its own bucket
+    now[0] = 9.0
+    assert buckets.take("a") == 1  # 0.9 of a token after 9 s at 6 a minute
+    now[0] = 10.0
+    assert buckets.take("a") == 0
+    buckets.take("c")  # a third client: the least recently seen ("b") is forgotten
+    assert set(buckets._buckets) == {"a", "c"}
+
+
+def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) -> None:
+    class Down(NoStore):
+        def get(self, link_id: str) -> None:
+            raise StoreError("connection refused")
+
+    client.app.state.links, kept = Down(), client.app.state.links  # type: ignore[attr-defined]
+    try:
+        for response in (client.post("/api/links", json=VIEW), client.get("/s/aaaaaaaa")):
+            assert "short links are unavailable (connection refused)" in refusal(response, 503)
+            assert response.json()["error"]["kind"] == "store_unavailable"
+            assert response.headers["retry-after"] == "5"
+    finally:
+        client.app.state.links = kept  # type: ignore[attr-defined]
+
+
+def test_a_store_newer_than_this_gradstep_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "links.sqlite3"
+    open_store(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        db.execute("INSERT INTO schema_version VALUES (2)")
+    with pytest.raises(StoreError, match="version 2, newer than this gradstep knows"):
+        open_store(f"sqlite:///{path}")
