@@ -1,75 +1,22 @@
-"""The training lab's API: the event stream, limits, the job cap, Stop, disconnects, inspect."""
+"""The training lab's API, what a request gets: the options, the event stream in order, runs
+past a limit and bad configs refused, every boundary carrying its model, inspecting a point's
+loss as a program, and the OpenAPI description."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import socket
-import threading
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
-from pydantic import BaseModel
-
-from app.main import create_app
-from app.schemas import (
-    ErrorResponse,
-    TrainBoundaryEvent,
-    TrainDoneEvent,
-    TrainEpochEvent,
-    TrainInspectResponse,
-    TrainStartEvent,
+from training_client import (
+    assert_worker_ended,
+    events,
+    job_of,
+    training_client,  # noqa: F401  (the fixture client)
 )
-from app.training.jobs import RETRY_AFTER_S, Job, TrainingJobs
+
+from app.schemas import ErrorResponse, TrainInspectResponse
 from engine import parse
-
-MODELS: dict[str, type[BaseModel]] = {
-    "start": TrainStartEvent,
-    "epoch": TrainEpochEvent,
-    "boundary": TrainBoundaryEvent,
-    "done": TrainDoneEvent,
-    "error": ErrorResponse,
-}
-ENDED_S = 30.0  # how long a cancelled worker may take to end before the test fails
-SLOW = {"preset": "micrograd-moons", "epochs": 200, "batch_size": 1}  # ~0.4 s an epoch
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
-        yield test_client
-
-
-def events(lines: Iterator[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Parse an SSE stream line by line, validating each event against its schema."""
-    name = None
-    for line in lines:
-        if line.startswith("event: "):
-            name = line[len("event: ") :]
-        elif line.startswith("data: "):
-            assert name in MODELS, name
-            data = json.loads(line[len("data: ") :])
-            MODELS[name].model_validate(data)
-            yield name, data
-        else:
-            assert line == "", line
-
-
-def job_of(client: TestClient, job_id: str) -> Job:
-    job = client.app.state.training.get(job_id)  # type: ignore[attr-defined]
-    assert job is not None
-    return job
-
-
-def assert_worker_ended(job: Job) -> None:
-    assert job.ended.wait(ENDED_S), "the worker did not end"
-    assert not job.process.is_alive()
-    assert job.process.exitcode is not None
 
 
 def test_options_list_presets_and_limits(client: TestClient) -> None:
@@ -155,23 +102,6 @@ def test_bad_configs_are_422_with_the_error_shape(
     assert message in error.message
 
 
-def test_all_slots_busy_is_503_with_retry_after(client: TestClient) -> None:
-    app = client.app
-    app.state.training = TrainingJobs(max_jobs=1)  # type: ignore[attr-defined]
-    try:
-        with client.stream("POST", "/api/train", json=SLOW) as first:
-            job = job_of(client, first.headers["x-training-job"])
-            busy = client.post("/api/train", json={"preset": "xor-tanh"})
-            assert busy.status_code == 503
-            assert busy.headers["retry-after"] == str(RETRY_AFTER_S)
-            assert "busy" in busy.json()["error"]["message"]
-        assert_worker_ended(job)  # closing the stream (Stop) ended the job
-        again = client.post("/api/train", json={"preset": "xor-tanh", "epochs": 2})
-        assert again.status_code == 200  # the slot is free once the worker has ended
-    finally:
-        app.state.training = TrainingJobs()  # type: ignore[attr-defined]
-
-
 def test_every_boundary_carries_the_model_it_was_drawn_from(client: TestClient) -> None:
     """Stop closes the stream, so no ``done`` event arrives: the page inspects points with the
     model of the last boundary it drew."""
@@ -181,83 +111,6 @@ def test_every_boundary_carries_the_model_it_was_drawn_from(client: TestClient) 
     assert boundaries and all(len(b["parameters"]) == 337 for b in boundaries)
     done = seen[-1][1]
     assert boundaries[-1]["parameters"] == done["parameters"]  # the last is the final model
-
-
-def test_a_worker_that_dies_ends_the_stream_with_an_error_event(client: TestClient) -> None:
-    with client.stream("POST", "/api/train", json=SLOW) as response:
-        job = job_of(client, response.headers["x-training-job"])
-        seen = []
-        for name, data in events(response.iter_lines()):
-            seen.append((name, data))
-            if name == "epoch" and data["epoch"] == 1:
-                os.kill(job.process.pid, signal.SIGKILL)
-    name, data = seen[-1]
-    assert name == "error"
-    assert "ended unexpectedly (exit code -9)" in data["error"]["message"]
-    assert_worker_ended(job)
-
-
-class LiveServer:
-    """uvicorn in a thread of this process, so the test can look at the app's jobs directly."""
-
-    def __init__(self) -> None:
-        self.app = create_app()
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"preset": "xor-tanh", "activation": "relu", "lr": 1e6, "epochs": 50},  # an op overflows
-        {"preset": "xor-tanh", "loss": "bce", "activation": "linear", "lr": 1e300, "epochs": 20},
-    ],
-)
-def test_a_diverging_run_ends_with_an_error_event(client: TestClient, body: dict[str, Any]) -> None:
-    with client.stream("POST", "/api/train", json=body) as response:
-        job = job_of(client, response.headers["x-training-job"])
-        seen = list(events(response.iter_lines()))
-    name, data = seen[-1]
-    assert name == "error" and data["error"]["kind"] == "overflow"
-    assert "smaller learning rate" in data["error"]["message"]
-    assert [n for n, _ in seen].count("done") == 0
-    assert_worker_ended(job)
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    server = LiveServer()
-    server.thread.start()
-    started = threading.Event()
-    while not started.wait(0.01):  # startup is waited for, not timed
-        if server.server.started:
-            started.set()
-        assert server.thread.is_alive(), "uvicorn did not start"
-    yield server
-    server.server.should_exit = True
-    server.thread.join()
-
-
-def test_a_client_that_goes_away_cancels_the_job(live: LiveServer) -> None:
-    with (
-        httpx.Client(timeout=60) as http,
-        http.stream("POST", f"{live.url}/api/train", json=SLOW) as response,
-    ):
-        jobs: TrainingJobs = live.app.state.training
-        job = jobs.get(response.headers["x-training-job"])
-        assert job is not None
-        for name, data in events(response.iter_lines()):
-            if name == "epoch" and data["epoch"] == 2:
-                break  # leaving the block closes the connection mid-stream
-    assert_worker_ended(job)
-    assert job.reason == "disconnect"
-    assert job.epoch < 200
-    assert jobs.running() == []
 
 
 def test_inspect_writes_the_points_loss_as_a_program(client: TestClient) -> None:
