@@ -27,8 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -40,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
 from programs import mlp_source  # noqa: E402
-from served import free_port  # noqa: E402
-from timing import Timing, interleaved, ms, ratio  # noqa: E402
+from server_process import ServerProcess  # noqa: E402
+from timing import Timing, by_round, interleaved, ms, ratio  # noqa: E402
 from variants import first_input, renamed  # noqa: E402
 
 import engine  # noqa: E402
@@ -55,37 +53,6 @@ MLP = "MLP(2,[16,16,1])"
 # the presets a value change can be timed on (the lecture's MLP and demo keep their inputs
 # inside calls, so no slider moves them), and the 979-value MLP written out flat
 PROGRAMS = {p.id: p.source for p in PRESETS if engine.parse(p.source).inputs} | {MLP: mlp_source()}
-
-
-class ServerProcess:
-    """uvicorn in a process of its own, so the client does not share its interpreter."""
-
-    def __init__(self, backend: str | None = None, root: Path = ROOT) -> None:
-        self.url = f"http://127.0.0.1:{free_port()}"
-        env = {**os.environ, "PYTHONPATH": str(root)}
-        if backend:
-            env["GRADSTEP_LAYOUT"] = backend
-        command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
-        command += ["--host", "127.0.0.1", "--port", self.url.rsplit(":", 1)[1]]
-        self.process = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=root)
-        wait_until_up(self.url, self.process)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait()
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
-    """Until the server at ``url`` answers ``/healthz``; it failing to start is an error."""
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            httpx.get(f"{url}/healthz", timeout=1)
-            return
-        except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{url} did not start ({process.returncode})") from None
-            time.sleep(0.05)
 
 
 def latency(
@@ -177,22 +144,6 @@ def program_rounds(
         }
         for label in urls
     }
-
-
-def by_round(runs: dict[str, Callable[[int], object]], repeat: int) -> dict[str, Timing]:
-    """Like timing.interleaved, in the given order, with the round's number: each round lays
-    out its own variant alone, then asks for it cold, then warm."""
-    timings = {name: Timing(0.0) for name in runs}
-    for r in range(repeat + 1):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run(r)
-            elapsed = time.perf_counter() - start
-            if r == 0:
-                timings[name].first = elapsed
-            else:
-                timings[name].repeats.append(elapsed)
-    return timings
 
 
 def sizes(backend: str, repeat: int, root: Path = ROOT) -> list[str]:

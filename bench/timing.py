@@ -91,6 +91,23 @@ def interleaved(
     return timings
 
 
+def by_round(runs: Mapping[str, Callable[[int], object]], repeat: int) -> dict[str, Timing]:
+    """Like interleaved, in the given order, with the round's number (0: the first call), so
+    each round can work on a variant of its own (bench/api.py: laid out alone, then asked for
+    cold, then warm)."""
+    timings = {name: Timing(0.0) for name in runs}
+    for r in range(repeat + 1):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run(r)
+            elapsed = time.perf_counter() - start
+            if r == 0:
+                timings[name].first = elapsed
+            else:
+                timings[name].repeats.append(elapsed)
+    return timings
+
+
 def _time(run: Callable[[], object], clock: Clock) -> float:
     start = clock()
     run()

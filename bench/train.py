@@ -33,7 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from api import ServerProcess  # noqa: E402
+from server_process import ServerProcess  # noqa: E402
 from timing import CPU, Timing, child_output, in_processes, interleaved, ratio  # noqa: E402
 
 from engine import datasets  # noqa: E402

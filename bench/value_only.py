@@ -27,8 +27,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
-from api import ServerProcess  # noqa: E402
 from programs import mlp_source  # noqa: E402
+from server_process import ServerProcess  # noqa: E402
 from timing import interleaved, ms, ratio  # noqa: E402
 from variants import first_input  # noqa: E402
 
