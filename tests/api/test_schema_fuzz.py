@@ -1,7 +1,8 @@
 """schemathesis against the app's own OpenAPI schema, stateless, a bounded number of examples per
 operation: no 5xx, and every answer matches what the schema says of it (status code, content
 type, body). ``POST /api/train`` is left out: a valid body starts a training process that runs
-for up to minutes (tests/api/test_training.py covers it, limits and refusals included)."""
+for up to minutes (tests/api/test_training_requests.py and test_training_jobs.py cover it, limits
+and refusals included)."""
 
 from __future__ import annotations
 
