@@ -5,13 +5,14 @@
 import { fetchGraph, fetchPresets } from "./api.js";
 import { createEditor } from "./editor.js";
 import { el, inspectorContent } from "./explain.js";
-import { formatNumber, isClose, parseNumber } from "./format.js";
+import { parseNumber } from "./format.js";
 import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
 import { refolded, stepCount } from "./model.js";
 import { pointedFinding, renderOwn, wireOwn } from "./own.js";
+import { createPredict } from "./predict.js";
 import { createStepper } from "./stepper.js";
 import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
 
@@ -20,7 +21,7 @@ const VALUE_DEBOUNCE_MS = 180;
 const URL_DEBOUNCE_MS = 250;
 
 const fromUrl = queryToState(location.search);
-const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predictInputs: [], inflight: null, layout: null, structure: null, pointed: { model: null, index: 0 } };
+const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predict: null, inflight: null, layout: null, structure: null, pointed: { model: null, index: 0 } };
 
 const stepper = createStepper($("stage"), {
   decimals: fromUrl.decimals,
@@ -98,7 +99,7 @@ function renderPage() {
   paintOnce("inspector", [model, state.selected, state.decimals, revealed || shown], () =>
     revealed || shown ? inspectorContent(model, state.selected, state.decimals) : [el("p", { class: "hint", text: "Predict mode: this node's grad is not revealed yet." })],
   );
-  renderPredict();
+  ui.predict?.render();
   scheduleUrl();
 }
 
@@ -150,27 +151,6 @@ function renderPresets() {
     if (active) lesson = preset.lesson;
   }
   $("preset-lesson").textContent = lesson;
-}
-
-function renderPredict() {
-  const quiz = state.quiz;
-  const key = quiz ? `${quiz.step}|${state.model.source}` : "";
-  if (ui.painted.predict !== key) {
-    ui.painted.predict = key;
-    $("predict-form").hidden = !quiz;
-    if (quiz) {
-      $("predict-question").textContent = quiz.question;
-      ui.predictInputs = quiz.asks.map((ask, i) => el("input", { type: "text", inputmode: "decimal", autocomplete: "off", id: `predict-${i}`, "aria-label": ask.name }));
-      $("predict-fields").replaceChildren(...quiz.asks.map((ask, i) => el("label", { for: `predict-${i}` }, `${ask.name} =`, ui.predictInputs[i])));
-      ui.predictInputs[0]?.focus();
-    }
-  }
-  const { right, asked } = state.score;
-  $("predict-score").textContent = state.predict && asked ? `${right} of ${asked} right` : "";
-  const result = $("predict-result");
-  result.hidden = !state.verdict;
-  result.className = `predict-result ${state.verdict?.right ? "right" : "wrong"}`;
-  result.textContent = state.verdict?.text ?? "";
 }
 
 let urlTimer = null;
@@ -246,17 +226,6 @@ function setInputValue(name, value) {
   valueTimer = setTimeout(() => run({ keepLayout: true, position: { phase: state.phase, step: state.step } }), VALUE_DEBOUNCE_MS);
 }
 
-function answerQuiz(reveal) {
-  const check = (ask, i) => {
-    const guess = parseNumber(ui.predictInputs[i]?.value ?? "");
-    const ok = guess !== null && isClose(guess, ask.answer, state.decimals);
-    const shown = formatNumber(ask.answer, state.decimals);
-    return { ok, text: ok ? `${ask.name} = ${shown} ✓` : `${ask.name} is ${shown}, not ${guess === null ? "(blank)" : formatNumber(guess, state.decimals)} ✗` };
-  };
-  stepper.answer(reveal ? null : check);
-  $("next").focus();
-}
-
 /* ---------- wiring ---------- */
 
 function wire() {
@@ -267,6 +236,7 @@ function wire() {
     onRun: runSource,
     onInput: (text) => setState({ source: text }),
   });
+  ui.predict = createPredict(stepper);
   $("run").addEventListener("click", runSource);
   $("speed").addEventListener("change", (e) => stepper.setSpeed(Number(e.target.value)));
   $("decimals").addEventListener("change", (e) => setState({ decimals: Number(e.target.value) }));
@@ -283,12 +253,6 @@ function wire() {
     run({ position: { phase: state.phase, step: state.step } });
   });
   $("topo").addEventListener("change", (e) => setState({ topo: e.target.checked }));
-  $("predict").addEventListener("change", (e) => stepper.setPredict(e.target.checked));
-  $("predict-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    answerQuiz(false);
-  });
-  $("predict-reveal").addEventListener("click", () => answerQuiz(true));
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => stepper.whole());
