@@ -40,10 +40,6 @@ _RECORD = re.compile(r'<g id="[nc]\d+" class="[^"]*">.*?</g>', re.DOTALL)
 _SEPARATOR = re.compile(
     r'<polyline fill="none" stroke="(?P<stroke>[^"]*)" points="(?P<points>[^"]*)"/>\n?'
 )
-# the points of shapes and edges, which Graphviz writes to 1/100 pt: 1/10 is finer than a screen
-# pixel at any zoom the page allows, and the MLP's SVG is 8% smaller gzipped
-_GEOMETRY = re.compile(r' (?:points|d)="[^"]*"')
-_HUNDREDTHS = re.compile(r"-?\d+\.\d\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +66,6 @@ def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None)
     svg = svg[svg.index("<svg") :].replace("&#45;", "-")
     font = _FONT_FAMILY.search(svg)
     svg = _RECORD.sub(_one_fields_path, _UNSHOWN.sub("", svg))
-    svg = _GEOMETRY.sub(lambda m: _HUNDREDTHS.sub(_tenths, m[0]), svg)
     svg = svg.replace("<svg ", f'<svg class="gradstep-graph"{font[0] if font else ""} ', 1)
     parts: list[str] = []
     slots: list[str] = []
@@ -125,11 +120,6 @@ def make_template(svg: str, listed: Mapping[int, tuple[int, ...]] | None = None)
     keep(len(svg))
     parts.append(literal[0])
     return SvgTemplate(tuple(parts), tuple(slots))
-
-
-def _tenths(number: re.Match[str]) -> str:
-    """``12.34`` as ``12.3``, ``-12.96`` as ``-13``."""
-    return f"{round(float(number[0]), 1):g}"
 
 
 def _one_fields_path(record: re.Match[str]) -> str:

@@ -35,7 +35,7 @@ from typing import Literal
 from engine.errors import GradstepError, Span
 from engine.language.check.shape import Checker
 from engine.language.objects.kinds import Instance, describe
-from engine.language.record.learner import OwnProgram, makes_values, own_engine
+from engine.language.record.learner import OwnProgram, value_makers
 from engine.language.record.recorder import Call, DataChange, Program
 from engine.language.run.evaluator import NOTHING, Evaluator
 from engine.language.source import LINE_BREAK, Unit, check_text, check_values, read_program, spanner
@@ -159,7 +159,7 @@ def _read(
     unit = Unit("<program>", lines, spanner(lines))
     checker = Checker(unit)
     checker.check(tree)
-    return tree, tuple(notes), unit, checker, (makes_values(tree), own_engine(tree))
+    return tree, tuple(notes), unit, checker, value_makers(tree)
 
 
 def _running(machine: Evaluator) -> Span | None:

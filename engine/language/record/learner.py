@@ -2,7 +2,7 @@
 ``__add__`` builds nodes. What the run knows of its objects besides the ``Watch``: their names,
 which are inputs (sliders), the given values and the nudge set into them, and which object is
 the output; with ``OwnProgram``, what ``parse`` returns for such a program, and the two
-decisions read from the syntax tree before it runs (``makes_values``, ``own_engine``).
+decisions read from the syntax tree before it runs (``value_makers``).
 
 Given values and the nudge are set straight into an instance's data attribute (the first of
 ``data``, ``value``, ``val`` that holds a number), with no ``Write`` in the watch: they stand
@@ -42,31 +42,27 @@ class OwnProgram:
     given: dict[str, float]  # the values given by name, as set into the inputs
 
 
-def makes_values(tree: ast.Module) -> bool:
-    """Does the program make values itself (calls Value(...), imports micrograd, defines or
-    patches operator methods)? Then its top-level numbers stay numbers until one meets a value
-    as an operand; else each top-level number is an input, as in gradstep's examples."""
+def value_makers(tree: ast.Module) -> tuple[bool, bool]:
+    """Two questions of the syntax tree, in one walk. Does the program make values itself
+    (calls Value(...), imports micrograd, or the second)? Then its top-level numbers stay
+    numbers until one meets a value as an operand; else each top-level number is an input, as
+    in gradstep's examples. Does it define operator methods (in a class, or patched onto one):
+    its own engine?"""
+    makes = own = False
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "Value":
-                return True
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("micrograd"):
-            return True
-        elif isinstance(node, ast.Import) and any(
-            a.name.startswith("micrograd") for a in node.names
-        ):
-            return True
-    return own_engine(tree)
-
-
-def own_engine(tree: ast.Module) -> bool:
-    """Does the program define operator methods (in a class, or patched onto one)?"""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in _OPERATORS:
-            return True
-        if isinstance(node, ast.Attribute) and node.attr in _OPERATORS:
-            return True
-    return False
+        if isinstance(node, ast.FunctionDef):
+            own = own or node.name in _OPERATORS
+        elif isinstance(node, ast.Attribute):
+            own = own or node.attr in _OPERATORS
+        elif isinstance(node, ast.Call):
+            makes = makes or (isinstance(node.func, ast.Name) and node.func.id == "Value")
+        elif isinstance(node, ast.ImportFrom):
+            makes = makes or (node.module or "").startswith("micrograd")
+        elif isinstance(node, ast.Import):
+            makes = makes or any(a.name.startswith("micrograd") for a in node.names)
+        if own:
+            return True, True
+    return makes, own
 
 
 def data_attribute(instance: Instance) -> str | None:
