@@ -41,8 +41,8 @@ export function renderOwn(state, pointed, paintOnce, revealed) {
   paintOnce("console", [state.console], () => consoleRows(state.console));
   $("console-panel").hidden = !state.console.length;
   paintEngine(state.engines, model.structure, state.engine);
-  const graph = $("graph-view"); // whose engine built the graph on show (CSS and tests read it)
-  if (graph.dataset.engine !== model.structure.engine) graph.dataset.engine = model.structure.engine;
+  const stage = $("stage"); // whose engine built the graph on show (CSS and tests read it)
+  if (stage.dataset.engine !== model.structure.engine) stage.dataset.engine = model.structure.engine;
   $("findings-panel").hidden = model.structure.engine !== "program";
   $("findings-panel").classList.toggle("all-right", revealed && !model.findings.length);
   $("findings-panel").classList.toggle("unrevealed", !revealed);

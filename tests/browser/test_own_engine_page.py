@@ -33,7 +33,7 @@ def test_micrograd_as_written_prints_steps_its_own_backward_and_switches_engines
     own = answer(base_url, MICROGRAD)
     backward = [s for s in own["structure"]["steps"] if s["phase"] == "backward"]
     paste(page, MICROGRAD)
-    assert page.locator("#graph-view").get_attribute("data-engine") == "program"
+    assert page.locator("#stage").get_attribute("data-engine") == "program"
     # what it printed, each line with its line number, in order
     printed = page.locator("#console li").all_inner_texts()
     assert printed == ["line 171 │ 24.7041", "line 173 │ 138.8338", "line 174 │ 645.5773"]
@@ -63,7 +63,7 @@ def test_micrograd_as_written_prints_steps_its_own_backward_and_switches_engines
     before = runs(page)
     switch.get_by_role("button", name="gradstep's Value").click()
     drawn(page, before)
-    assert page.locator("#graph-view").get_attribute("data-engine") == "gradstep"
+    assert page.locator("#stage").get_attribute("data-engine") == "gradstep"
     assert switch.locator("[aria-pressed=true]").inner_text() == "gradstep's Value"
     assert page.locator("#findings-panel").is_hidden()
     assert grads(page, [0, 1]) == ["138.8338", "645.5773"]
@@ -76,12 +76,12 @@ def test_micrograd_as_written_prints_steps_its_own_backward_and_switches_engines
     page.keyboard.press("Escape")
     page.reload()
     drawn(page, 0)
-    assert page.locator("#graph-view").get_attribute("data-engine") == "gradstep"
+    assert page.locator("#stage").get_attribute("data-engine") == "gradstep"
     assert page.locator("#engine-switch [aria-pressed=true]").inner_text() == "gradstep's Value"
     before = runs(page)
     page.get_by_role("button", name="your Value").click()
     drawn(page, before)
-    assert page.locator("#graph-view").get_attribute("data-engine") == "program"
+    assert page.locator("#stage").get_attribute("data-engine") == "program"
     wait_for(page, "() => !new URLSearchParams(location.search).has('engine')")
 
 
