@@ -1,6 +1,6 @@
 """What the stepper's browser tests share: a small program, opening the page and running a
-program in it, waiting for a drawing, and reading a node's texts, the step and the editor's
-highlight off the page."""
+program in it (or pasting one, as a teacher does), waiting for a drawing, and reading a node's
+texts, the step, its title and the editor's highlight off the page."""
 
 from __future__ import annotations
 
@@ -41,6 +41,19 @@ def run_program(page, source: str) -> None:
     wait_drawn(page, before)
 
 
+def paste(page, source: str) -> None:
+    """Into the editor of the landing page, then Ctrl-Enter: what a teacher does."""
+    open_page(page)
+    before = runs(page)
+    editor = page.locator("#source")
+    editor.fill("")
+    editor.focus()
+    page.keyboard.insert_text(source)  # one input event, as a paste gives
+    page.keyboard.press("Control+Enter")
+    wait_drawn(page, before)
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+
+
 def node_text(page, label: str, field: str) -> str | None:
     return page.evaluate(NODE_TEXT_JS, [label, field])
 
@@ -67,3 +80,7 @@ def node_class(page, label: str) -> str:
 
 def position(page) -> str:
     return page.locator("#position").inner_text()
+
+
+def title(page) -> str:
+    return page.locator("#explanation .step-title").inner_text()

@@ -7,25 +7,14 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import wait_for
+from stepper_pages import PRODUCT, position, runs, wait_drawn
 
 pytestmark = pytest.mark.browser
-
-PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\n"
-
-
-def position(page) -> str:
-    return page.locator("#position").inner_text()
-
-
-def drawn(page, before: int = 0) -> None:
-    wait_for(
-        page, "n => Number(document.querySelector('#graph-view').dataset.runs || 0) > n", before
-    )
 
 
 def open_program(page, source: str = PRODUCT, **query: str) -> None:
     page.goto("/?" + urlencode({"source": source, **query}))
-    drawn(page)
+    wait_drawn(page, 0)
 
 
 def test_the_clicker_steps_from_anywhere_but_the_program_text(page) -> None:
@@ -50,10 +39,10 @@ def test_the_clicker_steps_from_anywhere_but_the_program_text(page) -> None:
 
 def test_after_run_the_graph_has_the_keys(page) -> None:
     open_program(page)
-    before = int(page.locator("#graph-view").get_attribute("data-runs") or 0)
+    before = runs(page)
     page.locator("#source").focus()
     page.keyboard.press("Control+Enter")
-    drawn(page, before)
+    wait_drawn(page, before)
     assert page.evaluate("document.activeElement.id") == "graph-view"
     page.keyboard.press("PageDown")
     assert position(page) == "forward 1/1"
@@ -61,7 +50,7 @@ def test_after_run_the_graph_has_the_keys(page) -> None:
 
 def test_a_preset_by_its_id(page) -> None:
     page.goto("/?preset=lecture-neuron")
-    drawn(page)
+    wait_drawn(page, 0)
     assert "tanh" in page.input_value("#source")
     assert page.locator("#graph-view g.node.value").count() == 10
 
@@ -97,9 +86,9 @@ def test_predict_mode_reveals_nothing_that_was_not_predicted(page) -> None:
     assert page.locator("#predict-score").inner_text() == "2 of 2 right"
     assert "numerical" in page.locator("#inputs").text_content()  # all revealed now
     # a run of the same program keeps the answers
-    before = int(page.locator("#graph-view").get_attribute("data-runs") or 0)
+    before = runs(page)
     page.click("#run")
-    drawn(page, before)
+    wait_drawn(page, before)
     page.keyboard.press("End")
     assert position(page) == "backward 2/2"
 

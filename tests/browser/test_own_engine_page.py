@@ -8,17 +8,9 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import wait_for
-from learner_pages import (
-    MICROGRAD,
-    WRONG_IDS_JS,
-    answer,
-    drawn,
-    paste,
-    position,
-    runs,
-    source_of,
-    title,
-)
+from learner_pages import MICROGRAD, WRONG_IDS_JS, answer, source_of
+from stepper_pages import paste, position, runs, title
+from stepper_pages import wait_drawn as drawn
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,8 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from browser_wait import frames, wait_for
-from learner_pages import WRONG_IDS_JS, answer, mistake, paste, source_of, title
+from learner_pages import WRONG_IDS_JS, answer, mistake, source_of
+from stepper_pages import paste, title
 
 from app.numbers import format_number
 

@@ -10,6 +10,8 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import frames, wait_for
+from stepper_pages import paste, position, runs, title
+from stepper_pages import wait_drawn as drawn
 from traces import steps
 
 from app.lecture import (
@@ -34,35 +36,6 @@ PROGRAMS = {
     "demo-4-moons": DEMO,
 }
 SIZES = [(1280, 720), (1920, 1080), (390, 844)]
-
-
-def runs(page) -> int:
-    return int(page.locator("#graph-view").get_attribute("data-runs") or 0)
-
-
-def drawn(page, before: int) -> None:
-    wait_for(page, "n => Number(document.querySelector('#graph-view').dataset.runs) > n", before)
-
-
-def position(page) -> str:
-    return page.locator("#position").inner_text()
-
-
-def title(page) -> str:
-    return page.locator("#explanation .step-title").inner_text()
-
-
-def paste(page, source: str) -> None:
-    """Into the editor of the landing page, then Ctrl-Enter: what a teacher does."""
-    page.goto("/")
-    drawn(page, 0)
-    before = runs(page)
-    editor = page.locator("#source")
-    editor.fill("")
-    editor.focus()
-    page.keyboard.insert_text(source)  # one input event, as a paste gives
-    page.keyboard.press("Control+Enter")
-    drawn(page, before)
 
 
 def text_of(page, selector: str) -> str:
