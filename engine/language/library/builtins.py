@@ -3,18 +3,18 @@ sense on numbers, lists and values; gradstep's op functions (tanh(x) is x.tanh()
 draw_dot, which marks the output; and, from ``functions``, print and the builtins on every
 object a program holds.
 
-Each is a ``Builtin`` whose ``run`` receives a ``Machine``: the little of the running program
-that builtins, list methods and modules use, so that none of them depends on the evaluator."""
+Each is a ``Builtin`` whose ``run`` receives a ``Machine`` (``machine``): the little of the
+running program that builtins, list methods and modules use, so that none of them depends on
+the evaluator."""
 
 from __future__ import annotations
 
 import ast
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.budget import Budget
 from engine.language.library.functions import MORE
 from engine.language.objects.arguments import bind_arguments
 from engine.language.objects.array import Array
@@ -24,44 +24,16 @@ from engine.language.objects.kinds import (
     Instance,
     Kwargs,
     Lazy,
-    Scope,
     Set,
     Site,
     describe,
 )
 from engine.language.objects.operators import as_float, collect, is_number, walk
-from engine.language.record.recorder import Recorder
 from engine.ops import FUNCTIONS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.objects.text import Console
-    from engine.language.record.learner import Learner
-    from engine.language.record.watch import Watch
-
-
-class Machine(Protocol):
-    """What a builtin, a list method or a module may ask of the running program: the budget
-    its work counts against, the recorder that makes its values, the watch and the learner's
-    bookkeeping of its own objects, the console print writes to, and the evaluator's own call,
-    ``+``, one-operand op, truth and ``<`` (so that map(), sum(), tanh() and sorted() do what
-    the program's own calls and operators do), and a block to run (the prelude's)."""
-
-    budget: Budget
-    recorder: Recorder
-    ids: dict[int, tuple[object, int]]  # id(): Python's id of an object -> the run's number
-    watch: Watch
-    learner: Learner
-    console: Console
-
-    def call(self, func: object, args: Args, kwargs: Kwargs, site: Site) -> object: ...
-    def truth(self, x: object, site: Site) -> bool: ...
-    def less(self, a: object, b: object, site: Site) -> bool: ...
-    def arith(
-        self, op: type[ast.operator], a: object, b: object, scope: Scope, node: ast.AST
-    ) -> object: ...
-    def unary(self, name: str, x: object, node: ast.AST, scope: Scope) -> object: ...
-    def block(self, body: list[ast.stmt], scope: Scope) -> object: ...
+    from engine.language.library.machine import Machine
 
 
 def one_argument(name: str, args: Args, kwargs: Kwargs) -> object:

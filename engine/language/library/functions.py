@@ -33,7 +33,7 @@ from engine.language.objects.text import to_repr, to_str
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 TYPES: dict[str, type] = {
     "int": int, "float": float, "bool": bool, "str": str,

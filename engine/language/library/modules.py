@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from engine import datasets
 from engine.errors import GradstepError, Span
-from engine.language.library.builtins import BUILTINS, Machine
+from engine.language.library.builtins import BUILTINS
+from engine.language.library.machine import Machine
 from engine.language.library.npmodule import NUMPY, functions, random_functions
 from engine.language.library.nprandom import LegacyRandom
 from engine.language.objects.arguments import bind_arguments

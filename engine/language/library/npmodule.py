@@ -18,7 +18,7 @@ from engine.language.objects.kinds import Args, Builtin, Kwargs, Site, describe
 from engine.language.objects.operators import as_float, collect
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 NUMPY = (
     "gradstep's numpy has array, zeros, arange, mean, sum, log, exp, tanh, sqrt, abs and "

@@ -24,7 +24,7 @@ from engine.language.objects.kinds import (
 from engine.language.objects.operators import collect
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 MAX_KEY_NESTING = 50  # tuples in tuples as a key: hashing one recurses in C
 

@@ -16,7 +16,7 @@ from engine.language.objects.operators import SYMBOLS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 BINARY_METHODS: dict[type[ast.operator], tuple[str, str]] = {
     ast.Add: ("__add__", "__radd__"),

@@ -17,7 +17,7 @@ from engine.language.objects.text import format_value, to_repr, to_str
 from engine.limits import MAX_TEXT_CHARS
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 
 def str_format(m: Machine, template: str, args: Args, kwargs: Kwargs, site: Site) -> str:

@@ -29,7 +29,7 @@ from engine.limits import MAX_CONSOLE_CHARS
 from engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 MAX_WIDTH = 1_000  # of a format spec: f"{x:>1000}"
 MAX_PRECISION = 100  # digits after the point: f"{x:.100f}"

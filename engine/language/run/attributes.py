@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from engine.errors import GradstepError, Span
-from engine.language.library.builtins import Machine
+from engine.language.library.machine import Machine
 from engine.language.objects import containers, strings
 from engine.language.objects.array import Array
 from engine.language.objects.dunders import OPERATOR_METHODS

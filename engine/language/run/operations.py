@@ -29,7 +29,7 @@ from engine.ops import OPS
 from engine.value import Value, overflow
 
 if TYPE_CHECKING:
-    from engine.language.library.builtins import Machine
+    from engine.language.library.machine import Machine
 
 
 class Operations:
