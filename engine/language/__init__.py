@@ -22,7 +22,7 @@ each before the more expensive one; its parts, in reading order:
 The parts import one way: ``run`` uses ``check``, which uses ``library``, which uses
 ``record``, which uses ``objects``; each may also use any part below it, and ``source`` and
 ``budget``, at the bottom, import none of them. Only annotations point back: the methods in
-``objects`` are builtins, and name the ``Machine`` they receive from ``library.builtins``.
+``objects`` are builtins, and name the ``Machine`` they receive from ``library.machine``.
 """
 
 from __future__ import annotations

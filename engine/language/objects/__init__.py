@@ -7,5 +7,5 @@ str() and repr() of every object, format specs and the console (``text``), and a
 (``strings``); and a call's arguments bound to parameters (``arguments``).
 
 A container's or a string's method is a builtin: it receives the running program as a
-``library.builtins.Machine``, named here in annotations only.
+``library.machine.Machine``, named here in annotations only.
 """

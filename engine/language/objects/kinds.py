@@ -193,7 +193,7 @@ class BoundMethod:
 
 Args = list[object]
 Kwargs = dict[str, object]
-# (machine, args, kwargs, site) -> result: the machine is a builtins.Machine, the running
+# (machine, args, kwargs, site) -> result: the machine is a library.machine.Machine, the running
 # program as builtins see it (that module defines it, above this one: Any here).
 Run = Callable[[Any, Args, Kwargs, Site], object]
 

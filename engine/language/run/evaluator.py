@@ -106,7 +106,7 @@ def refuse(ev: Evaluator, node: ast.AST, scope: Scope) -> object:
 
 
 class Evaluator(Operations):
-    """One run of one program. Builtins and modules see it as a ``builtins.Machine`` (mypy
+    """One run of one program. Builtins and modules see it as a ``library.machine.Machine`` (mypy
     checks that it is one where ``Modules`` is given it); its operators are ``Operations``'."""
 
     def __init__(
