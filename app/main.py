@@ -11,12 +11,14 @@ from typing import Any
 from fastapi import FastAPI
 
 from app import __version__
+from app.capacity import Answers
 from app.draw import png
 from app.draw.layout import Layout
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
 from app.middleware import HEAD_REFUSALS, install_middleware
+from app.pipeline import STRUCTURES
 from app.routes import exports, graph, links, oembed, pages, training
 from app.serving import mount_static
 from app.settings import Settings
@@ -35,6 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.links = store = open_store(settings.links_url())
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())
+        app.state.answers = Answers(settings.cache_mb << 19, layout.busy)  # half of cache_mb
+        STRUCTURES.max_bytes = settings.cache_mb << 18  # a quarter
         app.state.training = jobs = TrainingJobs()
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()

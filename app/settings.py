@@ -17,7 +17,12 @@ from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.capacity import default_layout_slots
-from app.draw.layout.limits import DEFAULT_CACHE_ENTRIES, DEFAULT_TIMEOUT_S, LayoutSettings
+from app.draw.layout.limits import (
+    DEFAULT_CACHE_ENTRIES,
+    DEFAULT_CACHE_MB,
+    DEFAULT_TIMEOUT_S,
+    LayoutSettings,
+)
 from app.links.ratelimit import DEFAULT_PER_MINUTE
 from app.numbers import ascii_digits
 
@@ -156,6 +161,11 @@ class Settings(BaseSettings):
         default=DEFAULT_CACHE_ENTRIES,
         description="graph shapes whose layouts are kept (an LRU; 0 is taken as 1)",
     )
+    cache_mb: AtLeastOne = Field(
+        default=DEFAULT_CACHE_MB,
+        description="megabytes of memory a worker keeps answers in: half for answers to "
+        "requests asked again, a quarter for layouts, a quarter for traces' structures",
+    )
     layout_slots: AtLeastOne = Field(
         default_factory=default_layout_slots,
         description="layouts that run at once (unset: the number of cores, at least 2)",
@@ -203,6 +213,7 @@ class Settings(BaseSettings):
             backend=self.layout,
             timeout=self.layout_timeout,
             cache_entries=self.layout_cache,
+            cache_bytes=self.cache_mb << 18,  # a quarter of cache_mb
             slots=self.layout_slots,
             queue=self.layout_queue,
         )

@@ -5,6 +5,10 @@ lay out). Prints requests per second, p50/p95/p99 latency per kind of request, a
 status, errors by kind, and the server's resident memory (all its processes) over time.
 
     python bench/load.py [--workers 1 2] [--clients 64] [--seconds 60] [--backend dot]
+                         [--baseline DIR]
+
+With ``--baseline``, another checkout's server takes the same load after this one's, in the same
+run, for each number of workers.
 
 Targets: no 5xx but the deliberate 503 refusals, no connection errors, p99 of a preset graph
 under 1 s while slow graphs are being refused, memory flat after warm-up.
@@ -176,13 +180,13 @@ async def sample_memory(
         await asyncio.sleep(1.0)
 
 
-def start_server(workers: int, backend: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(workers: int, backend: str, root: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "GRADSTEP_LAYOUT": backend, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "GRADSTEP_LAYOUT": backend, "PYTHONPATH": str(root)}
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     command += ["--workers", str(workers)]
     with open(os.environ.get("GRADSTEP_LOAD_LOG", os.devnull), "wb") as log:  # its messages
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        server = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
     while True:
         if server.poll() is not None:
@@ -199,8 +203,8 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def run(workers: int, clients: int, seconds: float, backend: str) -> None:
-    server, url = start_server(workers, backend)
+async def run(workers: int, clients: int, seconds: float, backend: str, root: Path) -> None:
+    server, url = start_server(workers, backend, root)
     try:
         # warm-up: every preset once, so the first minute measures a running server
         async with httpx.AsyncClient(base_url=url, timeout=60) as warm:
@@ -222,7 +226,8 @@ async def run(workers: int, clients: int, seconds: float, backend: str) -> None:
     finally:
         server.terminate()
         server.wait(30)
-    report(workers, clients, elapsed, tally, memory)
+    name = "this checkout" if root == ROOT else str(root)
+    report(f"{workers} worker(s), {name}", clients, elapsed, tally, memory)
     if workers == 1:
         print(f"CPU: server and its layouts {server_cpu / elapsed:.2f} cores, ", end="")
     else:
@@ -231,9 +236,9 @@ async def run(workers: int, clients: int, seconds: float, backend: str) -> None:
 
 
 def report(
-    workers: int, clients: int, elapsed: float, tally: Tally, memory: list[tuple[float, float]]
+    title: str, clients: int, elapsed: float, tally: Tally, memory: list[tuple[float, float, float]]
 ) -> None:
-    print(f"\n## {workers} worker(s), {clients} clients, {elapsed:.0f} s")
+    print(f"\n## {title}, {clients} clients, {elapsed:.0f} s")
     print(f"{tally.count / elapsed:.0f} requests/s answered ({tally.count} in all)\n")
     print(f"{'request':<14}{'n':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}  statuses")
     for kind, _ in MIX:
@@ -254,6 +259,9 @@ def report(
             f"warm-up {first:.0f} MB in the first quarter, {last:.0f} MB in the last; "
             f"layout processes: peak {max(m[2] for m in memory):.0f} MB"
         )
+        every = max(1, len(memory) // 10)  # about ten points over the run, in MB
+        series = ", ".join(f"{t:.0f} s {mb:.0f}" for t, mb, _ in memory[::every])
+        print(f"server RSS over the run: {series}")
 
 
 def main() -> None:
@@ -262,10 +270,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--backend", choices=("dot", "wasm"), default="dot")
+    parser.add_argument("--baseline", type=Path, help="another checkout, loaded after this one")
     args = parser.parse_args()
     print(f"gradstep load: {os.cpu_count()} cores, layout backend {args.backend}")
+    roots = [ROOT] + ([args.baseline.resolve()] if args.baseline else [])
     for workers in args.workers:
-        asyncio.run(run(workers, args.clients, args.seconds, args.backend))
+        for root in roots:
+            asyncio.run(run(workers, args.clients, args.seconds, args.backend, root))
 
 
 if __name__ == "__main__":

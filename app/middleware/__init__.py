@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
+from app.capacity import GZIP_LEVEL
 from app.middleware.head import HeadLikeGet
 from app.middleware.limits import (
     HEAD_REFUSALS,
@@ -41,7 +42,7 @@ def install_middleware(app: FastAPI) -> None:
     # Answers over 1 KB are gzipped at level 1: the MLP's graph JSON, 2.4 MB, becomes 0.45 MB in
     # ~30 ms (level 9: 0.35 MB in ~180 ms). Starlette passes event streams, ZIP, GIF and PNG
     # through as they are, chunk by chunk.
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit)
     app.add_middleware(HeadLikeGet)
     app.add_middleware(RequestHeadLimits)

@@ -3,8 +3,12 @@ its threadpool, so a slow layout never blocks the event loop."""
 
 from __future__ import annotations
 
+import gzip
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request, Response
 
+from app.capacity import Answers
 from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.pipeline import draw, graph_json
@@ -22,16 +26,34 @@ def layout_of(request: Request) -> Layout:
     return layout
 
 
+def answered(
+    request: Request, key: str, compute: Callable[[], bytes], media_type: str, **headers: str
+) -> Response:
+    """The answer to the request ``key`` names, from app.state.answers (gzipped as kept) or
+    ``compute``'s; sent as kept when the client takes gzip (the gzip middleware leaves an encoded
+    body alone)."""
+    answers: Answers = request.app.state.answers
+    body = answers.get(key, compute)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers |= {"content-encoding": "gzip", "vary": "Accept-Encoding"}
+        return Response(body, media_type=media_type, headers=headers)
+    return Response(gzip.decompress(body), media_type=media_type, headers=headers)
+
+
 @router.post("/api/graph", response_model=GraphResponse)
 def post_graph(body: GraphRequest, request: Request) -> Response:
     """The trace of a program (its structure and its numbers), its finished graph as SVG, the
     layout backend and timings."""
-    values = parse_values(body.values) if isinstance(body.values, str) else body.values
-    source = preset_source(body.source, body.preset)
     layout = layout_of(request)
-    drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine)
-    answer = graph_json(drawn, layout.backend, body.layout, body.structure)
-    return Response(answer, media_type="application/json")
+
+    def answer() -> bytes:
+        values = parse_values(body.values) if isinstance(body.values, str) else body.values
+        source = preset_source(body.source, body.preset)
+        drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine)
+        return graph_json(drawn, layout.backend, body.layout, body.structure)
+
+    key = Answers.key("graph", body.model_dump_json())  # the same request: the same answer
+    return answered(request, key, answer, "application/json")
 
 
 @router.get(
@@ -41,11 +63,15 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
 )
 def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
-    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold,
-                 graph.engine)  # fmt: skip
-    at.check(drawn.structure)
-    svg = standalone_svg(drawn.svg(at.phase, at.step), graph.theme)
-    return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
+
+    def answer() -> bytes:
+        drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None,
+                     graph.fold, graph.engine)  # fmt: skip
+        at.check(drawn.structure)
+        return standalone_svg(drawn.svg(at.phase, at.step), graph.theme).encode()
+
+    key = Answers.key("svg", repr(graph), repr(at))
+    return answered(request, key, answer, "image/svg+xml", **{"cache-control": "max-age=3600"})
 
 
 @router.get("/api/presets", response_model=list[Preset], tags=["presets"])

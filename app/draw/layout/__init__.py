@@ -1,9 +1,11 @@
 """Laying out DOT as SVG: the ``dot`` program or the WebAssembly Graphviz, under a hard time
-limit, with a bounded LRU cache keyed by the DOT (which holds structure, never numbers), one
-computation per DOT however many ask at once (single flight) and one gate on how many run."""
+limit, with an LRU cache keyed by the DOT (which holds structure, never numbers) bounded in
+entries and bytes, one computation per DOT however many ask at once (single flight), one gate
+on how many run, and a memory of the DOTs that ran out of time (refused at once again)."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -12,9 +14,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
-from app.capacity import Gate, SingleFlight
+from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout.dot_backend import DotRunner, dot_available
-from app.draw.layout.limits import LayoutSettings
+from app.draw.layout.limits import LayoutSettings, TooComplex, ran_out_before
 from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
 from engine.errors import GradstepError
@@ -90,6 +92,8 @@ class Pending:
             waited = (time.perf_counter() - start) * 1000 + self.handover_ms
             laid_out = LaidOut(make_template(svg, self._listed), False, waited)
         except BaseException as error:
+            if isinstance(error, TooComplex):
+                layout.too_slow(source)
             layout.finish(source, error=error)
             raise
         layout.finish(source, laid_out)
@@ -98,6 +102,15 @@ class Pending:
 
 
 Listed = Mapping[int, tuple[int, ...]] | None
+MAX_TOO_SLOW = 1024  # DOTs remembered as too slow to lay out (a digest each)
+
+
+def _digest(source: str) -> bytes:
+    return hashlib.blake2b(source.encode(), digest_size=16).digest()
+
+
+def _size(template: SvgTemplate) -> int:
+    return sum(map(len, template.parts))
 
 
 class Layout:
@@ -109,6 +122,8 @@ class Layout:
         self._wasm = WasmPool() if self.backend == "wasm" else None
         self._dot = DotRunner() if self.backend == "dot" else None
         self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
+        self._bytes = 0  # of the cached templates' text
+        self._slow: OrderedDict[bytes, None] = OrderedDict()  # digests of DOTs out of time
         self._lock = threading.Lock()
         # a bounded queue: beyond it, busy (503 + Retry-After)
         self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
@@ -140,6 +155,8 @@ class Layout:
         hit = self.cached(source)
         if hit is not None:
             return Pending(self, source, listed, None, known=hit)
+        if _digest(source) in self._slow and (refusal := self.busy()) is not None:
+            raise refusal  # cheaper graphs first
         shared, leader = self._in_flight.claim(source)
         if not leader:
             return Pending(self, source, listed, None, shared=shared)
@@ -169,15 +186,35 @@ class Layout:
         self.gate.leave()
         if laid_out is not None:
             with self._lock:
-                self._cache[source] = laid_out.template
-                while len(self._cache) > self.settings.cache_entries:
-                    self._cache.popitem(last=False)
+                if source not in self._cache:
+                    self._cache[source] = laid_out.template
+                    self._bytes += _size(laid_out.template)
+                self._slow.pop(_digest(source), None)
+                while self._cache and (
+                    len(self._cache) > self.settings.cache_entries
+                    or self._bytes > self.settings.cache_bytes
+                ):
+                    self._bytes -= _size(self._cache.popitem(last=False)[1])
         self._in_flight.settle(source, laid_out, error)
+
+    def busy(self) -> Unavailable | None:
+        """The refusal of a graph that ran out of time before, while others are laid out."""
+        return None if self.gate.idle else ran_out_before(self.settings.timeout)
+
+    def too_slow(self, source: str) -> None:
+        """``source`` ran out of time: while other graphs are being laid out, the next request
+        for it is refused at once (a 503: a timeout under load says little of the graph, so an
+        idle server gives it another chance), and never takes a slot from them."""
+        with self._lock:
+            self._slow[_digest(source)] = None
+            while len(self._slow) > MAX_TOO_SLOW:
+                self._slow.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""
         with self._lock:
             self._cache.clear()
+            self._bytes = 0
 
     def warm(self) -> None:
         """Start a wasm worker, or a spare dot (kept from now on), ahead of the first request.

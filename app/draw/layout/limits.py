@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from app.capacity import default_layout_slots
+from app.capacity import RETRY_AFTER_BUSY_S, Unavailable, default_layout_slots
 from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
+DEFAULT_CACHE_MB = 128  # Settings.cache_mb: answers, layouts and structures kept, per worker
 COLLECT_S = 0.5  # past the limit, time to read a drawing finished meanwhile (on a loaded machine)
 
 
@@ -21,8 +22,12 @@ def seconds_left(handed: float, timeout: float) -> float:
     return max(handed + timeout - time.monotonic(), COLLECT_S)
 
 
-def too_complex(timeout: float) -> GradstepError:
-    return GradstepError(
+class TooComplex(GradstepError):
+    """Graphviz ran out of time on this graph (a 422 like any input's error)."""
+
+
+def too_complex(timeout: float) -> TooComplex:
+    return TooComplex(
         f"this graph is too complex to draw: Graphviz did not finish within {timeout:g} s",
         kind="layout",
     )
@@ -33,5 +38,16 @@ class LayoutSettings:
     backend: str | None = None  # "dot", "wasm", or None to choose (dot when on PATH)
     timeout: float = DEFAULT_TIMEOUT_S
     cache_entries: int = DEFAULT_CACHE_ENTRIES
+    cache_bytes: int = DEFAULT_CACHE_MB << 18  # a quarter of the worker's cache_mb
     slots: int = field(default_factory=default_layout_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
+
+
+def ran_out_before(timeout: float) -> Unavailable:
+    return Unavailable(
+        f"this graph ran out of time ({timeout:g} s) when it was last drawn, and other graphs "
+        "are being drawn now: it is drawn again when the server is free; please try again in "
+        "a moment",
+        "busy",
+        RETRY_AFTER_BUSY_S,
+    )
