@@ -174,9 +174,10 @@ class Answers:
     def key(*parts: str) -> str:
         return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
 
-    def get(self, key: str, compute: Callable[[], bytes]) -> bytes:
-        """The answer kept for ``key``, else ``compute()``'s (kept if it fits), gzipped: kept as
-        sent, it is compressed once (a 979-value MLP's answer is 2.7 MB of JSON)."""
+    def get(self, key: str, compute: Callable[[], bytes], gzipped: bool = True) -> bytes:
+        """The answer kept for ``key``, else ``compute()``'s (kept if it fits); ``gzipped``,
+        kept as sent, compressed once (a 979-value MLP's answer is 2.7 MB of JSON; a PNG is
+        compressed already)."""
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None:
@@ -191,16 +192,16 @@ class Answers:
                     raise refusal
             elif time.monotonic() - when < ERROR_KEPT_S:
                 raise GradstepError(failed.message, failed.kind, failed.span)
-        return self._flight.run(key, lambda: self._compute(key, compute))
+        return self._flight.run(key, lambda: self._compute(key, compute, gzipped))
 
     @property
     def size(self) -> int:
         """The bytes of the answers kept."""
         return self._bytes
 
-    def _compute(self, key: str, compute: Callable[[], bytes]) -> bytes:
+    def _compute(self, key: str, compute: Callable[[], bytes], gzipped: bool) -> bytes:
         try:
-            answer = gzip.compress(compute(), GZIP_LEVEL)
+            answer = gzip.compress(compute(), GZIP_LEVEL) if gzipped else compute()
         except GradstepError as error:
             with self._lock:
                 self._errors[key] = (time.monotonic(), error)

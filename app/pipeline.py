@@ -59,9 +59,18 @@ class Kept:
     described: Described
 
 
+MEMORY_PER_JSON_BYTE = 5  # a kept structure's Python objects, for each byte of its JSON
+
+
+def _cost(kept: Kept) -> int:
+    """The memory a kept structure takes, estimated from its JSON (measured with tracemalloc:
+    demo.ipynb's 6.5 MB of JSON hold 32 MB, the lecture's MLP 0.6 MB hold 3.2 MB)."""
+    return len(kept.described.json) * MEMORY_PER_JSON_BYTE
+
+
 class Structures:
     """Structures kept by their key (engine.trace.key), the least recently used dropped first
-    past ``entries`` or ``max_bytes`` of JSON (a 1,000-value MLP's is about a megabyte)."""
+    past ``entries`` or ``max_bytes`` of memory (a 1,000-value MLP's takes about 5 MB)."""
 
     def __init__(self, entries: int = 64, max_bytes: int = 64 << 20) -> None:
         self._kept: OrderedDict[str, Kept] = OrderedDict()
@@ -77,14 +86,20 @@ class Structures:
                 self._kept.move_to_end(key)
             return kept
 
+    def drop(self, key: str) -> None:
+        with self._lock:
+            dropped = self._kept.pop(key, None)
+            if dropped is not None:
+                self._bytes -= _cost(dropped)
+
     def add(self, key: str, kept: Kept) -> Kept:
         with self._lock:
             if key not in self._kept:
                 self._kept[key] = kept
-                self._bytes += len(kept.described.json)
+                self._bytes += _cost(kept)
             while len(self._kept) > self.entries or self._bytes > self.max_bytes:
                 _, dropped = self._kept.popitem(last=False)
-                self._bytes -= len(dropped.described.json)
+                self._bytes -= _cost(dropped)
         return kept
 
 
@@ -149,6 +164,7 @@ def draw(
     outline = tracing.outline(program)
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)
+    new = kept is None
     fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
     pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
     traced = time.perf_counter()
@@ -165,7 +181,12 @@ def draw(
         "parse_ms": (parsed - start) * 1000,
         "trace_ms": (time.perf_counter() - traced) * 1000,
     }
-    laid_out = pending.result()
+    try:
+        laid_out = pending.result()
+    except BaseException:
+        if new:  # a graph that could not be drawn keeps no structure to crowd out others'
+            STRUCTURES.drop(shape)
+        raise
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
     ran = engines(source, isinstance(program, OwnProgram))

@@ -16,6 +16,7 @@ import segno
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
+from app.capacity import Answers
 from app.draw.frames import (
     GIF_LIMIT,
     Picture,
@@ -31,7 +32,7 @@ from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.presets import preset_of
 from app.query import Graph, GraphQuery, StepAt
-from app.routes.graph import layout_of
+from app.routes.graph import answered, layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
 from engine.steps import Phase
@@ -147,14 +148,18 @@ def get_graph_png(
     request: Request, graph: Graph, at: StepAt, aspect: AspectQuery = "16:9", scale: Scale = None
 ) -> Response:
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
-    drawn = _draw(request, graph, aspect)
-    at.check(drawn.structure)
-    svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
-    default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
-    png = svg_to_png(svg, graph.theme, scale or default)
+
+    def answer() -> bytes:
+        drawn = _draw(request, graph, aspect)
+        at.check(drawn.structure)
+        svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
+        default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
+        return svg_to_png(svg, graph.theme, scale or default)
+
     name = filename(graph, ".png", at.phase, at.step)
     headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
-    return Response(png, media_type="image/png", headers=headers)
+    key = Answers.key("png", repr(graph), repr(at), repr(aspect), repr(scale))
+    return answered(request, key, answer, "image/png", headers, gzipped=False)
 
 
 @router.get(

@@ -27,16 +27,24 @@ def layout_of(request: Request) -> Layout:
 
 
 def answered(
-    request: Request, key: str, compute: Callable[[], bytes], media_type: str, **headers: str
+    request: Request,
+    key: str,
+    compute: Callable[[], bytes],
+    media_type: str,
+    headers: dict[str, str] | None = None,
+    gzipped: bool = True,
 ) -> Response:
-    """The answer to the request ``key`` names, from app.state.answers (gzipped as kept) or
-    ``compute``'s; sent as kept when the client takes gzip (the gzip middleware leaves an encoded
-    body alone)."""
+    """The answer to the request ``key`` names, from app.state.answers or ``compute``'s;
+    ``gzipped`` (kept so), sent as kept when the client takes gzip (the gzip middleware leaves an
+    encoded body alone)."""
     answers: Answers = request.app.state.answers
-    body = answers.get(key, compute)
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        headers |= {"content-encoding": "gzip", "vary": "Accept-Encoding"}
+    body = answers.get(key, compute, gzipped)
+    headers = headers or {}
+    if not gzipped:
         return Response(body, media_type=media_type, headers=headers)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        encoded = {**headers, "content-encoding": "gzip", "vary": "Accept-Encoding"}
+        return Response(body, media_type=media_type, headers=encoded)
     return Response(gzip.decompress(body), media_type=media_type, headers=headers)
 
 
@@ -71,7 +79,7 @@ def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
         return standalone_svg(drawn.svg(at.phase, at.step), graph.theme).encode()
 
     key = Answers.key("svg", repr(graph), repr(at))
-    return answered(request, key, answer, "image/svg+xml", **{"cache-control": "max-age=3600"})
+    return answered(request, key, answer, "image/svg+xml", {"cache-control": "max-age=3600"})
 
 
 @router.get("/api/presets", response_model=list[Preset], tags=["presets"])
