@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import re
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
@@ -172,10 +173,24 @@ PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to r
 PNG_QUEUE = 2  # PNGs waiting for a process: under full load a longer queue waited 20 s
 RETRY_AFTER_PNG_S = 2
 PNG_NICENESS = 10  # a download can wait a little; a student stepping through a graph cannot
+PARENT_CHECK_S = 2.0  # how often a PNG process looks whether the server is still there
 
 _gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+
+
+def _start_worker(niceness: int, server: int) -> None:
+    """In each PNG process: a lower priority than the requests, and an end of its own when the
+    server is gone (a server killed before it could end its pool would leave it running)."""
+    os.nice(niceness)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _render(arguments: dict[str, Any]) -> bytes:
@@ -191,7 +206,10 @@ def _current_pool() -> ProcessPoolExecutor:
         if _pool is None:
             spawn = multiprocessing.get_context("spawn")  # never fork a threaded server
             _pool = ProcessPoolExecutor(
-                PNG_PROCESSES, mp_context=spawn, initializer=os.nice, initargs=(PNG_NICENESS,)
+                PNG_PROCESSES,
+                mp_context=spawn,
+                initializer=_start_worker,
+                initargs=(PNG_NICENESS, os.getpid()),
             )
         return _pool
 

@@ -12,10 +12,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from programs import slow_source
-from served import busy_dot
+from served import busy_dot, gradstep_serve
 
 from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout.dot_backend import dot_available
@@ -274,3 +275,40 @@ def test_a_graph_that_timed_out_is_tried_again_when_sent_again() -> None:
             assert "too complex to draw" in response.json()["error"]["message"]
             assert len(calls) == attempt  # Graphviz got a second chance
         assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
+
+
+def png_processes(server: int) -> list[int]:
+    """The PNG pool's processes ``server`` started (spawned: their command line says so)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or b"spawn_main" not in (entry / "cmdline").read_bytes():
+                continue
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == server:
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def test_the_png_process_ends_when_its_server_is_killed() -> None:
+    """A server killed outright cannot end its PNG process: the process notices and ends."""
+    with gradstep_serve({}) as (server, url):
+        response = httpx.get(f"{url}/api/graph.png", params={"preset": "accumulation"}, timeout=60)
+        assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
+        workers = png_processes(server.pid)
+        assert workers
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    deadline = time.monotonic() + 30
+    while any(map(running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(map(running, workers))
+
+
+def running(pid: int) -> bool:
+    """Still a live process (an ended one may linger as a zombie, its command line empty)."""
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
