@@ -49,7 +49,7 @@ MIX = [
     ("bad input", 12),
     ("slow graph", 4),
 ]
-PAGES = ["/", "/embed", "/train", "/static/app.js", "/static/graph.css", "/api/presets"]
+PAGES = ["/", "/embed", "/train", "/static/page.js", "/static/graph.css", "/api/presets"]
 BAD = [
     {"source": "a = 2.0\nb = a *"},
     {"source": "__import__('os').system('id')"},
