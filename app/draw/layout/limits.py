@@ -11,7 +11,7 @@ from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
-DEFAULT_CACHE_MB = 256  # Settings.cache_mb: answers, layouts and structures kept, per worker
+DEFAULT_CACHE_MB = 64  # Settings.cache_mb: answers, layouts and structures kept, per worker
 COLLECT_S = 0.5  # past the limit, time to read a drawing finished meanwhile (on a loaded machine)
 
 
