@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
@@ -200,29 +201,34 @@ def on_augassign(ev: Evaluator, stmt: ast.AugAssign, scope: Scope) -> None:
 
 def on_for(ev: Evaluator, stmt: ast.For, scope: Scope) -> object:
     items = walk(ev.evaluate(stmt.iter, scope), "this loop", ev.budget)
-    frame = scope.frame
-    frame.loops += 1
-    try:
+
+    def passes() -> Iterator[None]:
         for item in items:
             bind(ev, stmt.target, item, scope)
-            signal = ev.block(stmt.body, scope)
-            if signal is BREAK:
-                return None
-            if signal is RETURN:
-                return signal
-    finally:
-        frame.loops -= 1
-    return ev.block(stmt.orelse, scope)
+            yield None
+
+    return _loop(ev, stmt, scope, passes())
 
 
 def on_while(ev: Evaluator, stmt: ast.While, scope: Scope) -> object:
     """Every pass counts against the budget, as a for loop's: while True ends at a limit."""
+
+    def passes() -> Iterator[None]:
+        for _ in ev.budget.loop(itertools.count(), "this while loop"):
+            if not is_true(ev.evaluate(stmt.test, scope), stmt.test, scope):
+                return
+            yield None
+
+    return _loop(ev, stmt, scope, passes())
+
+
+def _loop(ev: Evaluator, stmt: ast.For | ast.While, scope: Scope, passes: Iterator[None]) -> object:
+    """The body once for each of ``passes`` (which binds the item, or checks the test), then the
+    else block unless a break ended it; a return inside ends the loop with its signal."""
     frame = scope.frame
     frame.loops += 1
     try:
-        for _ in ev.budget.loop(itertools.count(), "this while loop"):
-            if not is_true(ev.evaluate(stmt.test, scope), stmt.test, scope):
-                break
+        for _ in passes:
             signal = ev.block(stmt.body, scope)
             if signal is BREAK:
                 return None
