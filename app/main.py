@@ -14,6 +14,7 @@ from app import __version__
 from app.capacity import Answers
 from app.draw import png
 from app.draw.layout import Layout
+from app.draw.layout.limits import cache_share
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.store import open_store
@@ -37,8 +38,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.links = store = open_store(settings.links_url())
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())
-        app.state.answers = Answers(settings.cache_mb << 19, layout.busy)  # half of cache_mb
-        STRUCTURES.max_bytes = settings.cache_mb << 18  # a quarter
+        app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
+        STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")
         app.state.training = jobs = TrainingJobs()
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()

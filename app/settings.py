@@ -22,6 +22,7 @@ from app.draw.layout.limits import (
     DEFAULT_CACHE_MB,
     DEFAULT_TIMEOUT_S,
     LayoutSettings,
+    cache_share,
 )
 from app.links.ratelimit import DEFAULT_PER_MINUTE
 from app.numbers import ascii_digits
@@ -213,7 +214,7 @@ class Settings(BaseSettings):
             backend=self.layout,
             timeout=self.layout_timeout,
             cache_entries=self.layout_cache,
-            cache_bytes=self.cache_mb << 18,  # a quarter of cache_mb
+            cache_bytes=cache_share(self.cache_mb, "layouts"),
             slots=self.layout_slots,
             queue=self.layout_queue,
         )

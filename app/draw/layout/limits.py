@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from app.capacity import RETRY_AFTER_BUSY_S, Unavailable, default_layout_slots
 from engine.errors import GradstepError
@@ -12,6 +13,14 @@ from engine.errors import GradstepError
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
 DEFAULT_CACHE_MB = 64  # Settings.cache_mb: answers, layouts and structures kept, per worker
+
+
+def cache_share(cache_mb: int, part: Literal["answers", "layouts", "structures"]) -> int:
+    """Bytes of ``cache_mb`` for one cache: half for answers, a quarter each for layouts and
+    for structures."""
+    return (cache_mb << 20) // (2 if part == "answers" else 4)
+
+
 COLLECT_S = 0.5  # past the limit, time to read a drawing finished meanwhile (on a loaded machine)
 
 
@@ -38,7 +47,7 @@ class LayoutSettings:
     backend: str | None = None  # "dot", "wasm", or None to choose (dot when on PATH)
     timeout: float = DEFAULT_TIMEOUT_S
     cache_entries: int = DEFAULT_CACHE_ENTRIES
-    cache_bytes: int = DEFAULT_CACHE_MB << 18  # a quarter of the worker's cache_mb
+    cache_bytes: int = cache_share(DEFAULT_CACHE_MB, "layouts")
     slots: int = field(default_factory=default_layout_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
 
