@@ -29,6 +29,10 @@ RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 ERROR_KEPT_S = 120.0  # an input's error is given again at once for this long (Answers)
 MAX_ERRORS = 4096  # errors kept at most (a key and a message each)
 GZIP_LEVEL = 1  # as app.middleware's: most of the saving at a fraction of the time
+# Layout and PNG processes run this much below the server's Python (a tenth of its CPU share
+# when both want a core): a graph slow to lay out then never takes the core that a preset's
+# answer (a few milliseconds of Python) is waiting for.
+BACKGROUND_NICENESS = 10
 
 
 class Unavailable(Exception):
@@ -88,12 +92,7 @@ class Gate:
         """Take a slot, waiting in the queue if need be; refused at once when the queue is full.
         Every ``enter`` is matched by one ``leave``."""
         if not self._admitted.acquire(blocking=False):
-            raise Unavailable(
-                f"the server is busy: {self.slots} {self.what}s are running and {self.queue} "
-                "waiting; please try again in a moment",
-                "busy",
-                self.retry_after,
-            )
+            raise self._refusal()
         with self._count:
             self._inside += 1
         self._running.acquire()
@@ -103,6 +102,20 @@ class Gate:
             self._inside -= 1
         self._running.release()
         self._admitted.release()
+
+    def check(self) -> None:
+        """Refuses now, as ``enter`` would, when every place is taken: work done only to be
+        let in (a PNG's graph drawn) is not done for a request that would be turned away."""
+        if self._inside >= self.slots + self.queue:
+            raise self._refusal()
+
+    def _refusal(self) -> Unavailable:
+        return Unavailable(
+            f"the server is busy: {self.slots} {self.what}s are running and {self.queue} "
+            "waiting; please try again in a moment",
+            "busy",
+            self.retry_after,
+        )
 
     @property
     def idle(self) -> bool:

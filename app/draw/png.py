@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.capacity import Gate, Unavailable
+from app.capacity import BACKGROUND_NICENESS, Gate, Unavailable
 from app.draw.svg import Theme
 from app.serving import GRAPH_CSS
 from engine.errors import GradstepError
@@ -172,7 +172,6 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
 PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to requests
 PNG_QUEUE = 2  # PNGs waiting for a process: under full load a longer queue waited 20 s
 RETRY_AFTER_PNG_S = 2
-PNG_NICENESS = 10  # a download can wait a little; a student stepping through a graph cannot
 PARENT_CHECK_S = 2.0  # how often a PNG process looks whether the server is still there
 
 _gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
@@ -209,7 +208,7 @@ def _current_pool() -> ProcessPoolExecutor:
                 PNG_PROCESSES,
                 mp_context=spawn,
                 initializer=_start_worker,
-                initargs=(PNG_NICENESS, os.getpid()),
+                initargs=(BACKGROUND_NICENESS, os.getpid()),
             )
         return _pool
 
@@ -220,6 +219,11 @@ def _discard(pool: ProcessPoolExecutor, wait: bool = False) -> None:
         if _pool is pool:
             _pool = None
     pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def check_room() -> None:
+    """Refuses a PNG now (``Unavailable``, busy) when the renderer has no room for it."""
+    _gate.check()
 
 
 def rasterise(**arguments: Any) -> bytes:

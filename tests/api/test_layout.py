@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import select
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from backends import BACKENDS
 from programs import mlp_source
 
 import engine
+from app.capacity import BACKGROUND_NICENESS
 from app.draw.dot import choose_rankdir, dot_source
 from app.draw.fold import fold_view, folded_calls
 from app.draw.layout import Layout, LayoutSettings, choose_backend
@@ -138,6 +140,20 @@ def test_a_spare_dot_draws_what_a_new_dot_draws() -> None:
             assert spare is not None
             assert runner.layout(dot, 60) == fresh.layout(dot, 60)
             assert spare.returncode == 0  # this graph was the spare's
+    finally:
+        runner.close()
+
+
+@needs_dot
+def test_dot_runs_below_the_servers_priority() -> None:
+    """A graph slow to lay out shares a core with the requests' Python at a tenth of its weight."""
+    runner = DotRunner()
+    try:
+        runner.keep_spare()
+        spare = runner._spare
+        assert spare is not None
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, spare.pid) == min(19, ours + BACKGROUND_NICENESS)
     finally:
         runner.close()
 

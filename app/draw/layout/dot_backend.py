@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 
-from app.capacity import layout_failed
+from app.capacity import BACKGROUND_NICENESS, layout_failed
 from app.draw.layout.limits import seconds_left, too_complex
 from engine.errors import GradstepError
 
@@ -30,9 +30,11 @@ def dot_available() -> bool:
 
 
 def _start() -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    process = subprocess.Popen(
         ["dot", "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+    os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
+    return process
 
 
 class DotRunner:
