@@ -27,7 +27,7 @@ from app.draw.frames import (
     zip_of_steps,
 )
 from app.draw.offline import offline_html
-from app.draw.png import PICTURE_LIMIT, PixelLimit, fit_scale, svg_to_png
+from app.draw.png import PICTURE_LIMIT, PixelLimit, check_room, fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.presets import preset_of
@@ -150,6 +150,7 @@ def get_graph_png(
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
 
     def answer() -> bytes:
+        check_room()  # before the graph is drawn for nothing
         drawn = _draw(request, graph, aspect)
         at.check(drawn.structure)
         svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)

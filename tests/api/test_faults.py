@@ -220,10 +220,13 @@ def test_gate_admits_slots_plus_queue_and_refuses_the_next() -> None:
     with pytest.raises(Unavailable) as refused, gate.slot():
         pass
     assert refused.value.kind == "busy" and refused.value.retry_after == 2  # a 503 (app/errors.py)
+    with pytest.raises(Unavailable):  # asked beforehand, it says the same
+        gate.check()
     leave.set()
     first.join(10)
     second.join(10)
     assert order == ["first", "second"]
+    gate.check()
     with gate.slot():  # everything released
         pass
 
