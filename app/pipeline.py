@@ -27,6 +27,7 @@ import engine
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
+from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
 from engine import tracing
@@ -72,7 +73,9 @@ class Structures:
     """Structures kept by their key (engine.trace.key), the least recently used dropped first
     past ``entries`` or ``max_bytes`` of memory (a 1,000-value MLP's takes about 5 MB)."""
 
-    def __init__(self, entries: int = 64, max_bytes: int = 64 << 20) -> None:
+    def __init__(
+        self, entries: int = 64, max_bytes: int = cache_share(DEFAULT_CACHE_MB, "structures")
+    ) -> None:
         self._kept: OrderedDict[str, Kept] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()

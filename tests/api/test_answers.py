@@ -11,10 +11,13 @@ from fastapi.testclient import TestClient
 from programs import dense_source, mlp_source
 
 import engine
-from app.capacity import Answers, Unavailable
+from app import pipeline
+from app.capacity import Answers, Gate, Unavailable
+from app.draw import png
 from app.draw.layout import Layout, LayoutSettings
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
+from app.presets import PRESETS
 from app.settings import Settings
 from engine.errors import GradstepError
 
@@ -123,3 +126,31 @@ def test_a_big_answer_is_kept_compressed() -> None:
         assert first.status_code == 200
         kept = client.app.state.answers.size  # type: ignore[attr-defined]
         assert 0 < kept < len(first.content) / 3  # as sent, gzipped (the client unzipped it)
+
+
+def test_a_png_the_renderer_has_no_room_for_is_refused_before_its_graph_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = counting_parse(monkeypatch)
+    full = Gate("PNG render", slots=1, queue=0, retry_after=2)
+    monkeypatch.setattr(png, "_gate", full)
+    with TestClient(create_app(Settings(layout="wasm"))) as client:
+        with full.slot():  # another PNG is being rendered
+            refused = client.get("/api/graph.png", params={"source": PROGRAM})
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "2"
+        assert runs == []  # nothing was drawn for it
+        assert client.get("/api/graph.png", params={"source": PROGRAM}).status_code == 200
+
+
+def test_the_largest_presets_structure_is_kept_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 979-value demo's structure (about 33 MB, a second to build) fits the default share
+    of GRADSTEP_CACHE_MB: another step or view of it builds nothing again."""
+    builds: list[object] = []
+    original = pipeline.build
+    monkeypatch.setattr(pipeline, "build", lambda *a: builds.append(a) or original(*a))
+    demo = next(p.source for p in PRESETS if p.id == "micrograd-demo")
+    with TestClient(create_app(Settings(layout="wasm"))) as client:
+        for rankdir in ("LR", "TB"):
+            answer = client.post("/api/graph", json={"source": demo, "rankdir": rankdir})
+            assert answer.status_code == 200
+        assert len(builds) == 1

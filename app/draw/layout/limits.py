@@ -12,13 +12,14 @@ from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_CACHE_ENTRIES = 256
-DEFAULT_CACHE_MB = 64  # Settings.cache_mb: answers, layouts and structures kept, per worker
+DEFAULT_CACHE_MB = 128  # Settings.cache_mb: answers, layouts and structures kept, per worker
 
 
 def cache_share(cache_mb: int, part: Literal["answers", "layouts", "structures"]) -> int:
-    """Bytes of ``cache_mb`` for one cache: half for answers, a quarter each for layouts and
-    for structures."""
-    return (cache_mb << 20) // (2 if part == "answers" else 4)
+    """Bytes of ``cache_mb`` for one cache: half for structures (the costliest to make again:
+    the 979-value demo's takes about 33 MB and a second to build), a quarter each for answers
+    and layouts."""
+    return (cache_mb << 20) // (2 if part == "structures" else 4)
 
 
 COLLECT_S = 0.5  # past the limit, time to read a drawing finished meanwhile (on a loaded machine)
