@@ -6,70 +6,24 @@ the one Python reads."""
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser_wait import wait_for
-from chromium import wait_until_up
-from conftest import SCREENSHOTS, _free_port
+from conftest import SCREENSHOTS
+from jupyter_servers import jupyter_server
+from notebook_env import NOTEBOOK, NUMBER_IN_GRAPH, kernel_env
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebook"))
-from notebook_env import NOTEBOOK, NUMBER_IN_GRAPH, kernel_env, require
-
 pytestmark = pytest.mark.browser
-
-# no "would you like news?" toast over the notebook
-_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"}
-}
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require("jupyterlab")
-    require("anywidget")
-    base = tmp_path_factory.mktemp("lab")
-    root, settings = base / "root", base / "settings"
-    root.mkdir()
-    shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
-    for name, value in _SETTINGS.items():
-        (settings / name).parent.mkdir(parents=True, exist_ok=True)
-        (settings / name).write_text(json.dumps(value))
-    env = kernel_env(base / "home")
-    port = _free_port()
-    # fmt: off
-    args = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-        "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}",
-        "--IdentityProvider.token=", "--ServerApp.password=",
-        "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={base / 'ws'}",
-    ]
-    # fmt: on
-    log = (base / "server.log").open("wb")
-    proc = subprocess.Popen(args, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    if not wait_until_up(proc, f"{url}/api/status", 60):
-        proc.kill()
-        log.close()
-        text = (base / "server.log").read_text(errors="replace")
-        pytest.fail(f"JupyterLab did not start on {url}:\n{text[-3000:]}", pytrace=False)
-    yield url
-    proc.terminate()  # it shuts its kernels down
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+    with jupyter_server("jupyterlab", tmp_path_factory.mktemp("lab"), [NOTEBOOK]) as url:
+        yield url
 
 
 _WIDGET = """(i) => {
