@@ -147,11 +147,14 @@ def graph_css() -> str:
         return ""
 
 
-def standalone_svg(svg: str, theme: Theme = "light") -> str:
-    """``svg`` (a filled template) as a file: XML declaration, theme class, inline CSS."""
+def standalone_svg(svg: str, theme: Theme | None = "light") -> str:
+    """``svg`` (a filled template) as a file: XML declaration, theme class, inline CSS. With
+    ``theme`` None it has none of its own: it follows the colour scheme of where it is shown
+    (the system's, or that of the page that embeds it)."""
     root_end = svg.index(">", svg.index("<svg")) + 1
-    root = svg[:root_end].replace(
-        'class="gradstep-graph"', f'class="gradstep-graph theme-{theme}" data-theme="{theme}"', 1
-    )
+    root = svg[:root_end]
+    if theme is not None:
+        themed = f'class="gradstep-graph theme-{theme}" data-theme="{theme}"'
+        root = root.replace('class="gradstep-graph"', themed, 1)
     style = f"\n<style><![CDATA[\n{graph_css()}\n]]></style>"
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + root + style + svg[root_end:]

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import graphviz
 
@@ -62,7 +63,7 @@ class DotGraph:
     without a ``dot`` program. ``to_digraph()`` gives micrograd's ``graphviz.Digraph``."""
 
     drawn: Drawn
-    theme: Theme = "light"
+    theme: Theme | Literal["auto"] = "auto"  # auto: the colour scheme of where it is shown
 
     @property
     def trace(self) -> Trace:
@@ -71,7 +72,7 @@ class DotGraph:
     @property
     def svg(self) -> str:
         """The finished graph as a standalone SVG file (its stylesheet inside)."""
-        return standalone_svg(self.drawn.svg(), self.theme)
+        return standalone_svg(self.drawn.svg(), None if self.theme == "auto" else self.theme)
 
     def _repr_svg_(self) -> str:
         return self.svg
@@ -108,9 +109,10 @@ class DotGraph:
 def draw_dot(
     what: Value | str,
     values: Mapping[str, float] | None = None,
-    theme: Theme = "light",
+    theme: Theme | Literal["auto"] = "auto",
     rankdir: Direction = "LR",
 ) -> DotGraph:
     """micrograd's ``draw_dot(root)``, with no ``dot`` program needed: ``what`` is a ``Value``
-    (or a program's text); the result displays as SVG in a notebook."""
+    (or a program's text); the result displays as SVG in a notebook, light or dark as the
+    system is (``theme="auto"``), or as ``theme`` says."""
     return DotGraph(draw_graph(what, values, None, rankdir), theme)
