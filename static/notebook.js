@@ -2,9 +2,11 @@
 // the offline file, fed by the kernel instead of a server. The kernel traced and laid out the
 // graph; this module only renders it (startPlayer, the same stepper as every other page) and
 // keeps the step in the widget's model, so `w.step = 5` in Python moves it and a step here
-// updates Python. The keys are the widget's only while it has focus: they are handled on its
-// root, and the ones it uses go no further (Jupyter's command mode never sees them); Esc or a
-// click outside gives them back. The app bundles this module with its imports (app/draw/offline.py).
+// updates Python. The keys are the widget's only while it has focus: they are taken at the
+// window, before the notebook's own shortcuts see them (Notebook 7 listens there too), and none
+// goes further, so command mode never acts on one (↓, 0 0, a, d d); a key with Ctrl, Alt or Cmd,
+// Shift+Enter and Tab stay the notebook's. Esc or a click outside gives the keys back. The app
+// bundles this module with its imports (app/draw/offline.py).
 
 import { refolded } from "./model.js";
 import { startPlayer } from "./player.js";
@@ -15,6 +17,12 @@ function hostTheme() {
   if (light === "true") return "light";
   if (light === "false") return "dark";
   return null;
+}
+
+/** Keys the notebook keeps while the widget has focus: its shortcuts with a modifier (save,
+ * run), Shift+Enter (run the cell) and Tab (focus moves on). */
+function notebooksKey(e) {
+  return e.ctrlKey || e.metaKey || e.altKey || e.key === "Tab" || (e.shiftKey && e.key === "Enter");
 }
 
 /** Hand the keys back to the notebook: its cell (JupyterLab, Notebook 7) or the page. */
@@ -66,7 +74,9 @@ export function render({ model, el }) {
       },
     },
   );
-  sync(); // Python learns where the walk opened (the finished picture: the last step)
+  // Python learns where this view opened; a position Python set before it (w.step = 3 during
+  // Run All, perhaps sent while this view's model was still loading) is sent again and wins
+  model.send({ opened: { phase: stepper.state.phase, step: stepper.state.step } });
 
   const follow = () => {
     if (syncing) return;
@@ -81,14 +91,25 @@ export function render({ model, el }) {
   };
   model.on("change:svg", relaid);
 
-  frame.addEventListener("keydown", (e) => {
-    if (stepper.onKey(e)) e.stopPropagation();
+  const onKey = (e) => {
+    if (!frame.contains(document.activeElement) || notebooksKey(e)) return;
+    e.stopImmediatePropagation(); // before any listener of the notebook's, at the window
+    stepper.onKey(e);
+  };
+  window.addEventListener("keydown", onKey, true);
+  // a theme switched while the widget is shown: follow it (JupyterLab marks its body)
+  const themes = new MutationObserver(() => {
+    const theme = hostTheme();
+    if (model.get("theme") === "auto" && theme) frame.dataset.theme = theme;
   });
+  themes.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
   // a click on the graph or the text gives the widget the keys (buttons take focus themselves)
   frame.addEventListener("pointerdown", (e) => {
     if (!e.target.closest?.("button, input, a, [tabindex]:not(.gradstep-nb)")) frame.focus({ preventScroll: true });
   });
   return () => {
+    window.removeEventListener("keydown", onKey, true);
+    themes.disconnect();
     stepper.stop();
     model.off("change:step", follow);
     model.off("change:phase", follow);

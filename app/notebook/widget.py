@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from html import escape
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,6 +19,8 @@ import traitlets
 from pydantic import TypeAdapter
 
 from app.draw.offline import OFFLINE_STYLES, bundle, offline_html
+from app.draw.slide import caption, slide_svg
+from app.draw.svg import Theme, standalone_svg
 from app.notebook.css import scope_css
 from app.notebook.drawing import notebook_layout
 from app.pipeline import Drawn, draw_trace
@@ -39,6 +42,23 @@ def widget_esm() -> str:
 def widget_css() -> str:
     page = "\n".join((STATIC_DIR / name).read_text(encoding="utf-8") for name in OFFLINE_STYLES)
     return scope_css(page) + "\n" + (STATIC_DIR / WIDGET_STYLE).read_text(encoding="utf-8")
+
+
+def static_views(drawn: Drawn, phase: Phase, step: int | None, theme: Theme) -> dict[str, str]:
+    """The graph at ``step`` of ``phase`` (None: finished) as a slide, SVG (the graph above the
+    step's explanation), and as HTML (the graph, then the explanation as text to copy)."""
+    at = (phase, step) if step is not None else (None, None)
+    rows = caption(drawn.trace, *at)
+    slide = standalone_svg(slide_svg(drawn.svg(*at), rows, "16:9"), theme)
+    graph = standalone_svg(drawn.svg(*at), theme).split("?>", 1)[1]  # inline: no XML declaration
+    text = "\n".join("  ".join(cell for cell in row if cell) for row in rows)
+    shown = -1 if step is None else step
+    html = (
+        f'<figure class="gradstep-static" data-phase="{phase}" data-step="{shown}">'
+        f'<div style="max-width: 100%; overflow: auto">{graph}</div>'
+        f"<figcaption><pre>{escape(text)}</pre></figcaption></figure>"
+    )
+    return {"image/svg+xml": slide, "text/html": html}
 
 
 @cache
@@ -76,10 +96,40 @@ class Stepper(anywidget.AnyWidget):
         self.on_msg(self._on_message)
 
     def _on_message(self, _widget: object, content: object, _buffers: object) -> None:
-        """The front end asks for other calls folded (a click on a box or a call's frame):
-        the same trace, laid out again."""
-        if isinstance(content, dict) and isinstance(content.get("fold"), str):
+        """A view opened (where it opened), or asks for other calls folded (a click on a box or
+        a call's frame: the same trace, laid out again)."""
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("fold"), str):
             self.refold(content["fold"])
+        elif isinstance(content.get("opened"), dict):
+            self._opened(content["opened"])
+
+    def _opened(self, at: dict[str, object]) -> None:
+        """A view has drawn itself at ``at``. A position Python holds (set before the view
+        existed, or taken in another view) wins: it is sent again, since the first sending may
+        have reached the front end before the view's model was there to take it. Otherwise
+        Python learns where the view opened (the finished picture: the last step)."""
+        if self.step >= 0:
+            self.send_state(["phase", "step"])
+            return
+        phase, step = at.get("phase"), at.get("step")
+        if phase in ("forward", "backward", "update") and isinstance(step, int) and step >= 0:
+            with self.hold_sync():
+                self.phase = phase
+                self.step = step
+
+    def _repr_mimebundle_(self, **kwargs: object) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The widget, and for whatever cannot run it (nbconvert's HTML or PDF, GitHub, a
+        notebook opened without its widget state) the graph at this step as SVG and HTML."""
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[arg-type]
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        phase = cast(Phase, self.phase)
+        step = None if self.step < 0 else self.step
+        theme = "light" if self.theme == "auto" else cast(Theme, self.theme)
+        return {**data, **static_views(self._drawn, phase, step, theme)}, metadata
 
     def refold(self, folded: str) -> None:
         """Draw ``folded`` calls as boxes (auto, none, all or call ids, as ``show``'s

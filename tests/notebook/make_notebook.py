@@ -1,5 +1,6 @@
-"""Writes neuron.ipynb, the notebook both notebook tests run (kept as a file so that a person
-can open it too: ``jupyter lab tests/notebook/neuron.ipynb``). Run it after changing CELLS."""
+"""Writes the notebooks the notebook tests run, kept as files so that a person can open them
+too (``jupyter lab tests/notebook/neuron.ipynb``): neuron.ipynb and step_first.ipynb (a step set
+from Python in the cell after the widget's). Run it after changing the cells."""
 
 from __future__ import annotations
 
@@ -34,13 +35,24 @@ CELLS = [
 ]
 
 
-def notebook() -> nbformat.NotebookNode:
+# a step set from Python in the cell after the widget's, before its view has drawn (Run All)
+STEP_FIRST_CELLS = [
+    CELLS[1]
+    .replace("import draw_dot, show", "import show")
+    .replace('w = show(o, phase="forward", step=0)', "w = show(o)"),
+    "w.step = 3",
+    "print(w.phase, w.step)",
+]
+
+
+def notebook(cells: list[str] = CELLS) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     spec = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["kernelspec"] = spec
-    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     return nb
 
 
 if __name__ == "__main__":
     nbformat.write(notebook(), HERE / "neuron.ipynb")
+    nbformat.write(notebook(STEP_FIRST_CELLS), HERE / "step_first.ipynb")

@@ -15,6 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = Path(__file__).resolve().parent / "neuron.ipynb"
+STEP_FIRST = NOTEBOOK.with_name("step_first.ipynb")  # w.step = 3 in the cell after the widget
 
 X1_GRAD = -1.5  # the lecture neuron's ∂o/∂x1 = (1 − tanh²(n))·w1 with tanh(n) = 1/√2
 NUMBER_IN_GRAPH = "−1.5000"  # as the app formats it (app/numbers.py: a true minus sign)
