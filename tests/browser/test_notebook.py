@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from browser_wait import wait_for
 from conftest import SCREENSHOTS
-from jupyter_servers import jupyter_server
+from jupyter_servers import jupyter_server, open_and_run_all
 from notebook_env import NOTEBOOK, NUMBER_IN_GRAPH, kernel_env
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -44,24 +43,9 @@ _WIDGET = """(i) => {
 
 
 def test_the_widget_steps_the_neuron_in_jupyterlab(browser, lab: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = open_and_run_all(browser, ("jupyterlab", lab), NOTEBOOK, 1)
     try:
-        page.goto(f"{lab}/lab/tree/{NOTEBOOK.name}")
         cells = page.locator(".jp-Notebook .jp-Cell")
-        cells.first.wait_for(timeout=60_000)
-        # JupyterLab may ask which kernel to start (the notebook names python3): that one
-        select = page.locator(".jp-Dialog .jp-mod-accept")
-        try:
-            select.wait_for(timeout=5_000)
-            select.click()
-        except PlaywrightTimeout:
-            pass
-        page.get_by_text("Run", exact=True).first.click()
-        page.get_by_text("Run All Cells", exact=True).click()
-
         # the last cell set w.phase/w.step from Python: the widget followed (seed step)
         wait_for(page, f"() => ({_WIDGET})(0)?.position === 'backward 1/6'", timeout=40)
         assert "dot on PATH: None" in cells.nth(0).inner_text()

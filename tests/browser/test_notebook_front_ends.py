@@ -7,19 +7,15 @@ the widget follows a theme switched while it is shown."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from browser_wait import wait_for
 from conftest import SCREENSHOTS
-from jupyter_servers import FrontEnd, jupyter_server
+from jupyter_servers import POSITIONS, FrontEnd, jupyter_server, open_and_run_all
 from notebook_env import NOTEBOOK, STEP_FIRST
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
-_POSITIONS = """() => [...document.querySelectorAll('.gradstep-nb [data-player]')].map((p) =>
-  p.dataset.state === 'ready' && p.querySelector('[data-part="position"]').textContent)"""
 _CELLS = """() => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
   const active = cells.findIndex((c) => c.classList.contains('jp-mod-active'));
   return { count: cells.length, active, dialogs: document.querySelectorAll('.jp-Dialog').length };
@@ -40,34 +36,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FrontEnd, st
         yield "jupyterlab", url
 
 
-def ours(error) -> bool:  # type: ignore[no-untyped-def]
-    """Not Notebook 7.6's own start-up error (its settings loader reads a plugin's missing
-    schema: "Cannot read properties of undefined (reading 'schema')", with no widget too)."""
-    stack = error.stack or ""
-    return not ("reading 'schema'" in str(error) and "/static/notebook/notebook_core." in stack)
-
-
-def open_and_run_all(browser, front_end: tuple[FrontEnd, str], notebook: Path, widgets: int):  # type: ignore[no-untyped-def]
-    kind, url = front_end
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)) if ours(exc) else None)
-    path = "notebooks" if kind == "notebook" else "lab/tree"
-    page.goto(f"{url}/{path}/{notebook.name}")
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
-    select = page.locator(".jp-Dialog .jp-mod-accept")  # which kernel? the one it names
-    try:
-        select.wait_for(timeout=4_000)
-        select.click()
-    except PlaywrightTimeout:
-        pass
-    page.get_by_text("Run", exact=True).first.click()
-    page.get_by_text("Run All Cells", exact=True).click()
-    wait_for(page, f"() => ({_POSITIONS})().filter(Boolean).length >= {widgets}", timeout=60)
-    return context, page, errors
-
-
 def test_notebook_7_gives_the_widget_its_keys_and_the_notebook_none(browser, notebook7) -> None:  # type: ignore[no-untyped-def]
     """(JupyterLab's keys: tests/browser/test_notebook.py.)"""
     context, page, errors = open_and_run_all(browser, notebook7, NOTEBOOK, 3)
@@ -80,17 +48,17 @@ def test_notebook_7_gives_the_widget_its_keys_and_the_notebook_none(browser, not
         widget.locator('[data-part="graph"]').click(position={"x": 20, "y": 20})
         before = page.evaluate(_CELLS)  # the widget's cell is the active one now
         page.keyboard.press("Home")
-        assert page.evaluate(_POSITIONS)[0] == "forward 1/5"
+        assert page.evaluate(POSITIONS)[0] == "forward 1/5"
         for _ in range(3):
             page.keyboard.press("ArrowRight")
-        assert page.evaluate(_POSITIONS)[0] == "forward 4/5"
+        assert page.evaluate(POSITIONS)[0] == "forward 4/5"
         page.keyboard.press("ArrowDown")
-        assert page.evaluate(_POSITIONS)[0] == "forward 5/5"
+        assert page.evaluate(POSITIONS)[0] == "forward 5/5"
         page.keyboard.press("ArrowUp")
         for key in ["0", "0", "a", "d", "d", "b", "m", "x"]:  # command mode's, each a change
             page.keyboard.press(key)
         page.wait_for_timeout(300)  # a leaked key would have acted by now
-        assert page.evaluate(_POSITIONS)[0] == "forward 4/5"
+        assert page.evaluate(POSITIONS)[0] == "forward 4/5"
         assert page.evaluate(_CELLS) == before  # no cell added, cut or moved; no dialog
         assert page.evaluate("() => window.leaked") == []
         hint = widget.evaluate("(w) => getComputedStyle(w, '::after').content")
@@ -104,7 +72,7 @@ def test_notebook_7_gives_the_widget_its_keys_and_the_notebook_none(browser, not
         page.keyboard.press("ArrowDown")
         after = page.evaluate(_CELLS)
         assert after["active"] == before["active"] + 1, (before, after)
-        assert page.evaluate(_POSITIONS)[0] == "forward 4/5"
+        assert page.evaluate(POSITIONS)[0] == "forward 4/5"
     finally:
         context.close()
     assert errors == [], errors
@@ -119,10 +87,10 @@ def test_a_step_set_from_python_before_the_view_holds_through_run_all(
     front_end = request.getfixturevalue(server)
     context, page, errors = open_and_run_all(browser, front_end, STEP_FIRST, 1)
     try:
-        wait_for(page, f"() => ({_POSITIONS})()[0] === 'backward 4/6'", timeout=20)
+        wait_for(page, f"() => ({POSITIONS})()[0] === 'backward 4/6'", timeout=20)
         assert page.evaluate(_OUTPUT, 2) == "backward 3"  # printed during Run All
         page.wait_for_timeout(1500)  # the view has long reported where it opened
-        assert page.evaluate(_POSITIONS)[0] == "backward 4/6"
+        assert page.evaluate(POSITIONS)[0] == "backward 4/6"
         page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-InputArea-editor").click()
         page.keyboard.press("Shift+Enter")  # ask Python again
         wait_for(page, f"() => ({_OUTPUT})(2) === 'backward 3' && ({_CELLS})().active !== 2")
