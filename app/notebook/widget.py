@@ -45,8 +45,8 @@ def widget_css() -> str:
 
 
 def static_views(drawn: Drawn, phase: Phase, step: int | None, theme: Theme) -> dict[str, str]:
-    """The graph at ``step`` of ``phase`` (None: finished) as a slide, SVG (the graph above the
-    step's explanation), and as HTML (the graph, then the explanation as text to copy)."""
+    """The graph at ``step`` of ``phase`` (None: finished) as SVG, a slide with the step's
+    explanation under the graph, and as HTML, the graph and then the explanation as text."""
     at = (phase, step) if step is not None else (None, None)
     rows = caption(drawn.trace, *at)
     slide = standalone_svg(slide_svg(drawn.svg(*at), rows, "16:9"), theme)
