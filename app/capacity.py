@@ -20,6 +20,7 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TypeVar
 
+from app.bounded import BoundedCache
 from engine.errors import GradstepError
 
 T = TypeVar("T")
@@ -177,10 +178,9 @@ class Answers:
     def __init__(self, max_bytes: int, busy: Callable[[], Exception | None]) -> None:
         self.max_bytes = max_bytes
         self.busy = busy
-        self._kept: OrderedDict[str, bytes] = OrderedDict()
+        self._kept: BoundedCache[bytes] = BoundedCache(len, max_bytes)
         self._errors: OrderedDict[str, tuple[float, GradstepError]] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # of the errors
         self._flight = SingleFlight()
 
     @staticmethod
@@ -191,11 +191,10 @@ class Answers:
         """The answer kept for ``key``, else ``compute()``'s (kept if it fits); ``gzipped``,
         kept as sent, compressed once (a 979-value MLP's answer is 2.7 MB of JSON; a PNG is
         compressed already)."""
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept
         with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None:
-                self._kept.move_to_end(key)
-                return kept
             error = self._errors.get(key)
         if error is not None:
             when, failed = error
@@ -210,7 +209,7 @@ class Answers:
     @property
     def size(self) -> int:
         """The bytes of the answers kept."""
-        return self._bytes
+        return self._kept.bytes
 
     def _compute(self, key: str, compute: Callable[[], bytes], gzipped: bool) -> bytes:
         try:
@@ -224,10 +223,6 @@ class Answers:
             raise
         with self._lock:
             self._errors.pop(key, None)
-            if len(answer) <= self.max_bytes // 8 and key not in self._kept:  # none crowds out all
-                self._kept[key] = answer
-                self._bytes += len(answer)
-            while self._bytes > self.max_bytes:
-                _, dropped = self._kept.popitem(last=False)
-                self._bytes -= len(dropped)
+        if len(answer) <= self.max_bytes // 8:  # none crowds out all the others
+            self._kept.put(key, answer)
         return answer

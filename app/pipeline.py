@@ -15,15 +15,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pydantic import TypeAdapter
 
 import engine
+from app.bounded import BoundedCache
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
@@ -69,47 +68,14 @@ def _cost(kept: Kept) -> int:
     return len(kept.described.json) * MEMORY_PER_JSON_BYTE
 
 
-class Structures:
-    """Structures kept by their key (engine.trace.key), the least recently used dropped first
-    past ``entries`` or ``max_bytes`` of memory (a 1,000-value MLP's takes about 5 MB)."""
-
-    def __init__(
-        self, entries: int = 64, max_bytes: int = cache_share(DEFAULT_CACHE_MB, "structures")
-    ) -> None:
-        self._kept: OrderedDict[str, Kept] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.entries = entries
-        self.max_bytes = max_bytes
-
-    def get(self, key: str) -> Kept | None:
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None:
-                self._kept.move_to_end(key)
-            return kept
-
-    def drop(self, key: str) -> None:
-        with self._lock:
-            dropped = self._kept.pop(key, None)
-            if dropped is not None:
-                self._bytes -= _cost(dropped)
-
-    def add(self, key: str, kept: Kept) -> Kept:
-        with self._lock:
-            if key not in self._kept:
-                self._kept[key] = kept
-                self._bytes += _cost(kept)
-            while len(self._kept) > self.entries or self._bytes > self.max_bytes:
-                _, dropped = self._kept.popitem(last=False)
-                self._bytes -= _cost(dropped)
-        return kept
-
-
-STRUCTURES = Structures()
-_DRAWINGS: OrderedDict[tuple[object, ...], tuple[Fold, Rankdir, str]] = OrderedDict()
-_LOCK = threading.Lock()
+# structures kept by their key (engine.trace.key): 64 at most, and half of GRADSTEP_CACHE_MB
+STRUCTURES: BoundedCache[Kept] = BoundedCache(
+    _cost, cache_share(DEFAULT_CACHE_MB, "structures"), entries=64
+)
 MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
+_DRAWINGS: BoundedCache[tuple[Fold, Rankdir, str]] = BoundedCache(
+    lambda drawing: len(drawing[2]), None, MAX_DRAWINGS
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +140,7 @@ def draw(
     try:  # ...while the structure (when new) and the numbers are written
         if kept is None:
             built = build(program, outline)
-            kept = STRUCTURES.add(shape, Kept(built, describe(built.structure)))
+            kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
         figures = numbers(program, outline, kept.built)
     except BaseException:  # the program's error comes first; the layout is kept for next time
         with contextlib.suppress(Exception):
@@ -221,18 +187,12 @@ def draw_trace(
 def _kept_drawing(drawing: tuple[object, ...], outline: Drawable) -> tuple[Fold, Rankdir, str]:
     """``_drawing`` of a structure with a fold request, a direction and an aspect, kept: a
     value-only change draws the same DOT again."""
-    with _LOCK:
-        found = _DRAWINGS.get(drawing)
-        if found is not None:
-            _DRAWINGS.move_to_end(drawing)
-            return found
+    found = _DRAWINGS.get(drawing)
+    if found is not None:
+        return found
     _, request, direction, aspect = drawing
     made = _drawing(outline, direction, aspect, request)  # type: ignore[arg-type]
-    with _LOCK:
-        _DRAWINGS[drawing] = made
-        while len(_DRAWINGS) > MAX_DRAWINGS:
-            _DRAWINGS.popitem(last=False)
-    return made
+    return _DRAWINGS.put(drawing, made)
 
 
 def _drawing(

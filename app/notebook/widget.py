@@ -49,8 +49,9 @@ def static_views(drawn: Drawn, phase: Phase, step: int | None, theme: Theme) -> 
     explanation under the graph, and as HTML, the graph and then the explanation as text."""
     at = (phase, step) if step is not None else (None, None)
     rows = caption(drawn.trace, *at)
-    slide = standalone_svg(slide_svg(drawn.svg(*at), rows, "16:9"), theme)
-    graph = standalone_svg(drawn.svg(*at), theme).split("?>", 1)[1]  # inline: no XML declaration
+    filled = drawn.svg(*at)
+    slide = standalone_svg(slide_svg(filled, rows, "16:9"), theme)
+    graph = standalone_svg(filled, theme).split("?>", 1)[1]  # inline: no XML declaration
     text = "\n".join("  ".join(cell for cell in row if cell) for row in rows)
     shown = -1 if step is None else step
     html = (

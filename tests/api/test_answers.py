@@ -113,7 +113,7 @@ def test_layouts_stay_within_their_bytes() -> None:
         sources = [f'digraph {{ a{i} -> b; label="{"x" * 40_000}" }}' for i in range(12)]
         for source in sources:
             layout.template(source)
-        assert layout._bytes <= 300_000
+        assert layout._cache.bytes <= 300_000
         assert layout.cached(sources[-1]) is not None and layout.cached(sources[0]) is None
     finally:
         layout.close()

@@ -14,6 +14,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.bounded import BoundedCache
 from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout.dot_backend import DotRunner, dot_available
 from app.draw.layout.limits import LayoutSettings, TooComplex, ran_out_before
@@ -121,8 +122,9 @@ class Layout:
         self.backend = choose_backend(self.settings.backend)
         self._wasm = WasmPool() if self.backend == "wasm" else None
         self._dot = DotRunner() if self.backend == "dot" else None
-        self._cache: OrderedDict[str, SvgTemplate] = OrderedDict()
-        self._bytes = 0  # of the cached templates' text
+        self._cache: BoundedCache[SvgTemplate] = BoundedCache(
+            _size, self.settings.cache_bytes, self.settings.cache_entries
+        )
         self._slow: OrderedDict[bytes, None] = OrderedDict()  # digests of DOTs out of time
         self._lock = threading.Lock()
         # a bounded queue: beyond it, busy (503 + Retry-After)
@@ -141,12 +143,8 @@ class Layout:
 
     def cached(self, source: str) -> LaidOut | None:
         """The cached layout of ``source`` (marked most recently used), or None."""
-        with self._lock:
-            template = self._cache.get(source)
-            if template is None:
-                return None
-            self._cache.move_to_end(source)
-            return LaidOut(template, True, 0.0)
+        template = self._cache.get(source)
+        return None if template is None else LaidOut(template, True, 0.0)
 
     def begin(self, source: str, listed: Listed = None) -> Pending:
         """The layout of ``source`` as a template: from the cache, from another request laying
@@ -185,16 +183,9 @@ class Layout:
         """A leader's layout is done: cache it, hand it to whoever waits, free the slot."""
         self.gate.leave()
         if laid_out is not None:
+            self._cache.put(source, laid_out.template)
             with self._lock:
-                if source not in self._cache:
-                    self._cache[source] = laid_out.template
-                    self._bytes += _size(laid_out.template)
                 self._slow.pop(_digest(source), None)
-                while self._cache and (
-                    len(self._cache) > self.settings.cache_entries
-                    or self._bytes > self.settings.cache_bytes
-                ):
-                    self._bytes -= _size(self._cache.popitem(last=False)[1])
         self._in_flight.settle(source, laid_out, error)
 
     def busy(self) -> Unavailable | None:
@@ -212,9 +203,7 @@ class Layout:
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""
-        with self._lock:
-            self._cache.clear()
-            self._bytes = 0
+        self._cache.clear()
 
     def warm(self) -> None:
         """Start a wasm worker, or a spare dot (kept from now on), ahead of the first request.
