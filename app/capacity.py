@@ -215,8 +215,11 @@ class Answers:
         try:
             answer = gzip.compress(compute(), GZIP_LEVEL) if gzipped else compute()
         except GradstepError as error:
+            # kept as a bare copy: the error raised holds its traceback, and the traceback's
+            # frames the whole program, its outline and its structure
+            bare = GradstepError(error.message, error.kind, error.span)
             with self._lock:
-                self._errors[key] = (time.monotonic(), error)
+                self._errors[key] = (time.monotonic(), bare)
                 self._errors.move_to_end(key)
                 while len(self._errors) > MAX_ERRORS:
                     self._errors.popitem(last=False)

@@ -4,7 +4,9 @@ while they are being laid out, and every cache stays within its bytes."""
 
 from __future__ import annotations
 
+import gc
 import gzip
+import weakref
 
 import pytest
 from fastapi.testclient import TestClient
@@ -105,6 +107,29 @@ def test_answers_stay_within_their_bytes() -> None:
         with pytest.raises(GradstepError):
             failing.get("slow", too_slow)
         failing.get("slow", lambda: b"not run while busy")
+
+
+def test_a_kept_error_keeps_nothing_of_the_run_that_raised_it() -> None:
+    """An error is kept by its key, but not the traceback it was raised with: that traceback's
+    frames hold the whole program (under load, thousands of failed graphs were kept alive)."""
+
+    class Program:  # stands for a parsed program, its outline and its structure
+        pass
+
+    answers = Answers(1 << 20, busy=lambda: None)
+    seen: list[weakref.ref[Program]] = []
+
+    def fails() -> bytes:
+        program = Program()
+        seen.append(weakref.ref(program))
+        raise GradstepError("b = a / 0.0: division by zero", span=None)
+
+    with pytest.raises(GradstepError):
+        answers.get("bad", fails)
+    gc.collect()
+    assert seen[0]() is None
+    with pytest.raises(GradstepError, match="division by zero"):  # still given again
+        answers.get("bad", lambda: b"not run")
 
 
 def test_layouts_stay_within_their_bytes() -> None:
