@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from app import __version__
+from app.allocator import limit_heaps
 from app.capacity import Answers
 from app.draw import png
 from app.draw.layout import Layout
@@ -34,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        limit_heaps()  # before the request threads are made: they share the heaps
         # short links; migrated before any request
         app.state.links = store = open_store(settings.links_url())
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
