@@ -8,7 +8,7 @@ import functools
 from collections.abc import Sequence
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones become "#id"
+MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones are numbered (t₁₂)
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
@@ -24,7 +24,7 @@ def ref(name: str) -> str:
     depth = 0
     for i, ch in enumerate(name):
         depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i > 0 and ch in _COMPOUND:  # "#4+#6" too: made of two #ids
+        if depth == 0 and i > 0 and ch in _COMPOUND:  # "t₄+t₆" too: made of two numbered names
             return f"({name})"
     return name
 
@@ -77,10 +77,17 @@ def uses_text(users: Sequence[tuple[int, str]]) -> str:
 
 def made_name(expr: str, node_id: int) -> str:
     """The name of a value the user did not name: its expression, written tight, when short
-    (``a·b``, ``b³``, ``1+c₁``), else ``#id`` (``#`` cannot start a Python name: it is never
-    mistaken for one of the user's). Short, because it is printed on the node."""
+    (``a·b``, ``b³``, ``1+c₁``), else ``numbered_name``. Short, because it is printed on the
+    node."""
     tight = expr.replace(" ", "")
-    return tight if len(tight) <= MAX_MADE_NAME_CHARS else f"#{node_id}"
+    return tight if len(tight) <= MAX_MADE_NAME_CHARS else numbered_name(node_id)
+
+
+def numbered_name(node_id: int) -> str:
+    """``t`` and the node's id as a subscript (``t₂₅``): a name a student can write in their
+    notes, where ``#25`` would start a comment. A Python name cannot hold a subscript digit, so
+    it is never taken for a variable of the program."""
+    return f"t{str(node_id).translate(SUBSCRIPTS)}"
 
 
 def constant_name(x: float) -> str:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from engine import notation
 from engine.notation.lines import Operand, Result
-from engine.notation.naming import SUBSCRIPTS
 from engine.ops import OPS
 from engine.own import Study
 from engine.own.backward import Step as OwnStep
@@ -32,8 +31,7 @@ def names_of(s: Study) -> list[str]:
             name = notation.constant_name(g.data[i])
         if not name and g.ops[i].name and g.parents[i]:
             name = notation.made_name(notation.expression(result_of(s, out, i, "")), i)
-            name = "" if name.startswith("#") else name
-        out.append(name or f"t{str(i).translate(SUBSCRIPTS)}")
+        out.append(name or notation.numbered_name(i))
     return out
 
 

@@ -24,7 +24,7 @@ class Names:
             elif v.constant:
                 self.names[v] = notation.constant_name(v.data)
             elif v.op is None:
-                self.names[v] = f"#{ids[v]}"
+                self.names[v] = notation.numbered_name(ids[v])
             else:
                 self.names[v] = notation.made_name(notation.expression(self._result(v, "")), ids[v])
 

@@ -104,14 +104,14 @@ def test_7_relu_at_zero() -> None:
 
 
 def test_a_made_name_of_two_numbered_values_is_bracketed_as_a_whole() -> None:
-    # the long products are named #4 and #6; their sum is made from those names, "#4+#6",
-    # which is compound like any other sum: "#4+#6·gamma" would read as #4 + (#6·gamma)
+    # the long products are named t₄ and t₆; their sum is made from those names, "t₄+t₆",
+    # which is compound like any other sum: "t₄+t₆·gamma" would read as t₄ + (t₆·gamma)
     source = "alpha = 1.5\nbeta = 2.0\ngamma = -0.5\n"
     t = traced(source + "out = (alpha*beta*gamma + beta*gamma*alpha) * gamma")
-    assert node(t, "#4+#6").grad_name == "(#4+#6).grad"
-    assert node(t, "out").formula == "out = (#4+#6)·gamma"
+    assert node(t, "t₄+t₆").grad_name == "(t₄+t₆).grad"
+    assert node(t, "out").formula == "out = (t₄+t₆)·gamma"
     first, _ = lines(t, "out")
-    assert first.startswith("(#4+#6).grad += ∂out/∂(#4+#6) · out.grad | ∂out/∂(#4+#6) = gamma")
+    assert first.startswith("(t₄+t₆).grad += ∂out/∂(t₄+t₆) · out.grad | ∂out/∂(t₄+t₆) = gamma")
 
 
 def test_a_made_name_that_is_a_power_or_a_root_is_bracketed_as_a_whole() -> None:
