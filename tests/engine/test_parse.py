@@ -93,6 +93,34 @@ def test_a_module_a_pasted_cell_never_imported_is_named_with_its_import() -> Non
         parse("x = np.array([1.0, 2.0])\ny = Value(x[0]) * 2")
 
 
+def test_a_method_assigned_without_its_parentheses_is_named_with_them() -> None:
+    # o = n.tanh (the lecture's o = n.tanh() without "()"): the messages say what to write
+    forgot = "x = 2.0\nn = x * 3\no = n.tanh\n"
+    with pytest.raises(GradstepError, match=r"^n.tanh is a method, not the value it gives: "
+                       r"did you mean n.tanh\(\)\?") as set_label:  # fmt: skip
+        parse(forgot + "o.label = 'o'\n")
+    assert set_label.value.span is not None and set_label.value.span.line == 4
+    with pytest.raises(GradstepError, match=r"^o is the method n.tanh, not the value it gives: "
+                       r"did you mean n.tanh\(\) where o is assigned\?"):  # fmt: skip
+        parse(forgot + "o.backward()\n")
+    with pytest.raises(GradstepError, match=r"n.tanh is a method: call it first, as in "
+                       r"n.tanh\(\).backward"):  # fmt: skip
+        parse("x = 2.0\nn = x * 3\nn.tanh.backward()\n")
+
+
+def test_plots_and_graphviz_calls_are_listed_as_skipped() -> None:
+    program = parse(
+        "import matplotlib.pyplot as plt\nfrom graphviz import Digraph\na = 2.0\nb = a * a\n"
+        "for k in range(3):\n    plt.plot([k], [b.data])\ndot = Digraph(format='svg')\n"
+        "plt.show()\nb.backward()\n"
+    )
+    assert program.notes == (  # once per line, however often it ran
+        "line 6: plt.plot(...) was skipped: gradstep shows no plots",
+        "line 7: Digraph(...) was skipped: gradstep draws the graph itself",
+        "line 8: plt.show(...) was skipped: gradstep shows no plots",
+    )
+
+
 def test_unknown_value_keys_are_refused() -> None:
     with pytest.raises(GradstepError) as err:
         parse("a = 2.0\ny = a * a", {"a": 1.0, "zz": 2.0})

@@ -194,6 +194,12 @@ def skipped(stmt: ast.stmt, top_level: bool) -> str | None:
     return None
 
 
+def ignored_call(text: str, module: str) -> str:
+    """Why ``text(...)``, a call of matplotlib or graphviz, did nothing (a note for the user)."""
+    why = "draws the graph itself" if module.startswith("graphviz") else "shows no plots"
+    return f"{text}(...) was skipped: gradstep {why}"
+
+
 def is_literal(node: ast.expr) -> bool:
     """Numbers and arithmetic on them (2.0, 1/4, -3, math.pi, exp(1), (0.5).tanh(), tuples of
     them): a name assigned one at the top level is an input (a slider), as it always was."""

@@ -149,7 +149,9 @@ class Modules:
                 "matplotlib", {"pyplot": Ignored("matplotlib.pyplot")}
             ),
             "matplotlib.pyplot": lambda _: Ignored("matplotlib.pyplot"),
-            "graphviz": lambda _: ModuleObject("graphviz", {"Digraph": Ignored("Digraph")}),
+            "graphviz": lambda _: ModuleObject(
+                "graphviz", {"Digraph": Ignored("graphviz.Digraph")}
+            ),
             "sklearn": lambda s: self._package("sklearn", ("datasets",), s),
             "sklearn.datasets": lambda _: ModuleObject(
                 "sklearn.datasets", {"make_moons": moons}, _SKLEARN

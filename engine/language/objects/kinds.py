@@ -185,10 +185,15 @@ class Set:
         self.items: dict[object, None] = items if items is not None else {}
 
 
+# the attribute a method was looked up by and the frame it was written in (or None)
+LookedUp = tuple[ast.Attribute, Frame] | None
+
+
 @dataclass(eq=False, slots=True)
 class BoundMethod:
     instance: Instance
     function: Function
+    looked_up: LookedUp = None  # where: a message about it names it as written (n.forward)
 
 
 Args = list[object]
@@ -252,6 +257,7 @@ class ValueMethod:
 
     value: Value | float
     name: str
+    looked_up: LookedUp = None  # where: a message about it names it as written (n.tanh)
 
 
 def describe(obj: object) -> str:

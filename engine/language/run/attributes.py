@@ -19,10 +19,12 @@ from engine.language.objects.kinds import (
     Builtin,
     CallRecord,
     Class,
+    Frame,
     Function,
     Ignored,
     Instance,
     Kwargs,
+    LookedUp,
     ModuleObject,
     NotProvided,
     Scope,
@@ -54,13 +56,13 @@ def attribute(
     if name.startswith("__") and (name not in OPERATOR_METHODS or type(obj) not in _OWN):
         found = MISSING  # Python's internals: never looked up, whatever the object
     elif type(obj) is Value:
-        found = _value_attribute(obj, name)
+        found = _value_attribute(obj, name, (node, scope.frame))
     elif type(obj) is Instance:
         found = obj.attrs.get(name, MISSING)
         if found is MISSING:
             found = obj.cls.lookup(name)
             if type(found) is Function:
-                found = BoundMethod(obj, found)
+                found = BoundMethod(obj, found, (node, scope.frame))
     elif type(obj) is Class:
         found = obj.lookup(name)
     elif type(obj) is ModuleObject:
@@ -76,21 +78,23 @@ def attribute(
     elif type(obj) is Array and name == "shape":
         return obj.shape
     elif isinstance(obj, int | float) and not isinstance(obj, bool) and name in FUNCTIONS:
-        return ValueMethod(obj, name)  # (0.5).tanh() is tanh(0.5), a number, as it always was
+        return ValueMethod(obj, name, (node, scope.frame))  # (0.5).tanh(): tanh(0.5), a number
     if found is not MISSING:
         return found
     if isinstance(obj, Function | BoundMethod | Builtin | ValueMethod):
-        text = _text(node.value, scope)
-        raise GradstepError(
-            f"{text} is a method: call it first, as in {text}().{name}",
-            kind="unsupported",
-            span=where(node.value),
-        )
+        text, method = _text(node.value, scope), _method_text(obj)
+        message = f"{text} is a method: call it first, as in {text}().{name}"
+        if method is not None and method != text:  # o = n.tanh, then o.backward()
+            message = (
+                f"{text} is the method {method}, not the value it gives: did you mean "
+                f"{method}() where {text} is assigned?"
+            )
+        raise GradstepError(message, kind="unsupported", span=where(node.value))
     kind = "name" if isinstance(obj, Instance | Class | ModuleObject) else "unsupported"  # a typo?
     raise GradstepError(_no_attribute(obj, name), kind, where(call or node))
 
 
-def _value_attribute(v: Value, name: str) -> object:
+def _value_attribute(v: Value, name: str, looked_up: LookedUp) -> object:
     if name == "data":
         return v.data
     if name == "grad":
@@ -98,7 +102,7 @@ def _value_attribute(v: Value, name: str) -> object:
     if name == "label":
         return v.label or ""
     if name in VALUE_METHODS:
-        return ValueMethod(v, name)
+        return ValueMethod(v, name, looked_up)
     return MISSING
 
 
@@ -122,10 +126,20 @@ def _no_attribute(obj: object, name: str) -> str:
 
 def _text(node: ast.AST, scope: Scope) -> str:
     """The source text of ``node`` (in the prelude, whose text the user never sees: "this")."""
-    if scope.frame.anchor is not None:
+    return _text_in(node, scope.frame)
+
+
+def _text_in(node: ast.AST, frame: Frame) -> str:
+    if frame.anchor is not None:
         return "this"
-    span = scope.frame.where(node)
-    return scope.frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
+    span = frame.where(node)
+    return frame.unit.lines[span.line - 1][span.column - 1 : span.end_column - 1]
+
+
+def _method_text(obj: object) -> str | None:
+    """How a method that was not called was written (``n.tanh``), when known."""
+    looked_up = obj.looked_up if isinstance(obj, BoundMethod | ValueMethod) else None
+    return None if looked_up is None else _text_in(*looked_up)
 
 
 def call_value_method(
@@ -181,6 +195,12 @@ def set_attribute(
         recorder.name_attribute(value, name)
     elif type(obj) is Class and (not name.startswith("__") or name in OPERATOR_METHODS):
         obj.attrs[name] = value
+    elif (method := _method_text(obj)) is not None:  # o = n.tanh, then o.label = 'o'
+        raise GradstepError(
+            f"{method} is a method, not the value it gives: did you mean {method}()? "
+            "(a method's attributes cannot be set)",
+            kind="unsupported",
+        )
     else:
         raise GradstepError(
             f"attributes of {describe(obj)} cannot be set: set those of your own objects "

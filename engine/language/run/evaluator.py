@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.errors import GradstepError
 from engine.language.budget import Budget
-from engine.language.check.messages import REFUSED, refusal
+from engine.language.check.messages import REFUSED, ignored_call, refusal
 from engine.language.library.modules import Modules
 from engine.language.objects.arguments import bind
 from engine.language.objects.kinds import (
@@ -126,6 +126,7 @@ class Evaluator(Operations):
         self.ids: dict[int, tuple[object, int]] = {}  # id(): the run's own numbering
         self.modules = Modules(self)  # each made when the program first imports it
         self.notes: list[str] = []  # what was skipped that the user should know
+        self._noted_lines: set[int] = set()  # lines whose skipped calls are noted already
         self.user_globals: dict[str, object] = {}  # the program's top-level names
         self.top = Frame(unit, None, None, top=True)  # where a given name is bound
         self.last: object = NOTHING  # the value of the last top-level expression or assignment
@@ -134,6 +135,13 @@ class Evaluator(Operations):
 
     def run(self, tree: ast.Module) -> None:
         self.block(tree.body, Scope(self.top, self.user_globals, None, self.user_globals))
+
+    def skipped_call(self, node: ast.Call, func: Ignored) -> None:
+        """A call of matplotlib or graphviz did nothing: noted once for its line."""
+        if node.lineno not in self._noted_lines:
+            self._noted_lines.add(node.lineno)
+            text = ast.unparse(node.func)[:40]
+            self.notes.append(f"line {node.lineno}: {ignored_call(text, func.name)}")
 
     # Statements and expressions: dispatched on the node's type ------------------------------
 
@@ -190,6 +198,8 @@ class Evaluator(Operations):
         except GradstepError as e:
             raise e.at(site.span) from None
         if isinstance(func, Ignored):
+            if isinstance(site.node, ast.Call):
+                self.skipped_call(site.node, func)
             return None
         f = site.node.func if isinstance(site.node, ast.Call) else site.node
         where = site.scope.frame.where(f)

@@ -181,8 +181,9 @@ def on_call(ev: Evaluator, node: ast.Call, scope: Scope) -> object:
 
 def call_node(ev: Evaluator, func: object, node: ast.Call, scope: Scope) -> object:
     """``func`` called with the arguments written in ``node``."""
-    if type(func) is Ignored:
-        return None  # plt.plot(...): the arguments are not even evaluated
+    if type(func) is Ignored:  # plt.plot(...): the arguments are not even evaluated
+        ev.skipped_call(node, func)
+        return None
     args, kwargs = arguments(ev, node, scope)
     return ev.call(func, args, kwargs, Site(node, scope))
 
