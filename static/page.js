@@ -44,6 +44,7 @@ const stepper = createStepper($("stage"), {
     status: "",
   },
   render: renderPage,
+  onQuizNext: () => ui.predict?.next() ?? false, // a clicker at the open question
   onFold: (element) => refold(element),
   onSelect: (id) => {
     if (id !== null && !matchMedia("(max-width: 900px)").matches) $("inspector").closest(".panel").scrollIntoView({ block: "nearest" });

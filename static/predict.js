@@ -25,8 +25,9 @@ export function createPredict(stepper) {
         inputs[0]?.focus();
       }
     }
-    const { right, asked } = state.score;
-    $("predict-score").textContent = state.predict && asked ? `${right} of ${asked} right` : "";
+    const { right, asked, skipped } = state.score;
+    const parts = [asked ? `${right} of ${asked} right` : "", skipped ? `${skipped} shown without an answer` : ""];
+    $("predict-score").textContent = state.predict ? parts.filter(Boolean).join(" · ") : "";
     const result = $("predict-result");
     result.hidden = !state.verdict;
     result.className = `predict-result ${state.verdict?.right ? "right" : "wrong"}`;
@@ -44,11 +45,18 @@ export function createPredict(stepper) {
     $("next").focus();
   }
 
+  /** Next (a clicker's Page Down) at the open question: the answers typed are checked; with
+   * none typed the step is shown, counted as shown without an answer. A clicker never sticks. */
+  function next() {
+    answer(inputs.every((input) => input.value.trim() === ""));
+    return true;
+  }
+
   $("predict").addEventListener("change", (e) => stepper.setPredict(e.target.checked));
   $("predict-form").addEventListener("submit", (e) => {
     e.preventDefault();
     answer(false);
   });
   $("predict-reveal").addEventListener("click", () => answer(true));
-  return { render };
+  return { render, next };
 }

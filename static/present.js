@@ -1,5 +1,5 @@
 // Presentation mode: the graph, the explanation and the step controls alone, fullscreen, in a
-// large font for a projector. Esc (or the browser leaving fullscreen) ends it.
+// large font for a projector. P starts it; P, Esc (or the browser leaving fullscreen) end it.
 
 export function wirePresentation(button, exitButton, onChange) {
   const presenting = () => document.body.classList.contains("presenting");
@@ -33,6 +33,11 @@ export function wirePresentation(button, exitButton, onChange) {
         e.preventDefault();
         e.stopPropagation();
         leave();
+      } else if (e.key.toLowerCase() === "p" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        if (e.target.closest?.("input, textarea, select, [contenteditable]")) return; // typing
+        e.preventDefault();
+        if (presenting()) leave();
+        else enter();
       }
     },
     true,

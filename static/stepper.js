@@ -15,8 +15,9 @@ const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmeti
 
 /**
  * Mount a stepper in `root` (it finds its parts by data-part: graph, explanation, first, prev,
- * play, next, last, scrubber, position, phase-forward, phase-backward, live).
- * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason)}.
+ * play, next, last, again, scrubber, position, phase-forward, phase-backward, live).
+ * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason),
+ * onQuizNext(): Next pressed at predict mode's open question (the page checks or reveals)}.
  */
 export function createStepper(root, options = {}) {
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -33,11 +34,13 @@ export function createStepper(root, options = {}) {
     frontier: -1, // predict mode: the last backward step the student has answered
     quiz: null, // predict mode: {step, question, asks} while the student answers
     verdict: null, // predict mode: {right, text} after an answer
-    score: { right: 0, asked: 0 },
+    score: { right: 0, asked: 0, skipped: 0 },
     ...options.state,
   };
   // view: "auto" (readable fit, follows the frame's size), "whole" (Fit), "moved" (zoomed or panned)
-  const ui = { graph: null, view: null, painted: {}, timer: null, mode: "auto" };
+  // opening: "finished" while the graph shows the finished picture it opened on, "started" at
+  // the first step the next press took it to from there, else null
+  const ui = { graph: null, view: null, painted: {}, timer: null, mode: "auto", opening: null };
 
   function setState(patch) {
     Object.assign(state, patch);
@@ -74,7 +77,8 @@ export function createStepper(root, options = {}) {
     if (part("position")) part("position").textContent = where;
     scrubber?.setAttribute("aria-valuetext", where);
     for (const name of ["first", "prev"]) if (part(name)) part(name).disabled = !model || at <= 0;
-    if (part("next")) part("next").disabled = !model || total === 0;
+    if (part("next")) part("next").disabled = !model || total === 0 || atWall();
+    if (part("again")) part("again").hidden = !atWall() || total < 2;
     if (part("last")) part("last").disabled = !model || at >= total - 1;
     part("phase-forward")?.setAttribute("aria-pressed", String(state.phase === "forward"));
     part("phase-backward")?.setAttribute("aria-pressed", String(state.phase === "backward"));
@@ -141,6 +145,7 @@ export function createStepper(root, options = {}) {
       quiz = { step: next, ...predictQuestion(model, next) };
     }
     const moved = p !== position();
+    if (moved) ui.opening = null;
     setState({ ...fromTimeline(model, p), quiz, verdict: moved ? null : state.verdict });
     if (quiz) stop();
     if (ui.graph && ui.view.current >= 0) revealNode(ui.graph, ui.view.current);
@@ -148,15 +153,29 @@ export function createStepper(root, options = {}) {
     return moved;
   }
 
-  /** Next step; from the finished picture, the start of the forward pass (a clicker's next
-   * press starts the walk over rather than doing nothing). */
+  /** At the end of the walk after stepping there: a wall (nothing a clicker sends loses the
+   * finished graph; "Start again" and Home go back). */
+  const atWall = () => Boolean(state.model) && !ui.opening && position() >= timelineLength(state.model) - 1;
+
+  /** Next step. The finished picture a graph opens on, before any step, is not the end of a
+   * walk: the next press starts the walk, and Page Up from its first step comes back to it. */
   function next() {
-    if (!state.model || state.quiz) return false;
-    const last = timelineLength(state.model) - 1;
-    return goTo(position() >= last ? 0 : position() + 1);
+    if (state.quiz) return options.onQuizNext?.() ?? false; // the page answers or reveals
+    if (!state.model || atWall()) return false;
+    if (ui.opening !== "finished") return goTo(position() + 1);
+    const moved = goTo(0);
+    ui.opening = "started";
+    return moved;
   }
 
-  const prev = () => (state.quiz ? (setState({ quiz: null }), true) : goTo(position() - 1));
+  function prev() {
+    if (state.quiz) return setState({ quiz: null }), true;
+    if (ui.opening !== "started" || position() > 0) return goTo(position() - 1);
+    const moved = goTo(Number.MAX_SAFE_INTEGER); // back to the finished picture it opened on
+    ui.opening = "finished";
+    render();
+    return moved;
+  }
 
   /** The student's answers to the open question; check(ask, i) says {ok, text} for each.
    * Without check ("just show me"), the step is shown and not scored. */
@@ -165,7 +184,8 @@ export function createStepper(root, options = {}) {
     if (!quiz) return;
     let verdict = null;
     const score = { ...state.score };
-    if (check) {
+    if (!check) score.skipped += 1; // shown without an answer
+    else {
       const parts = quiz.asks.map(check);
       const right = parts.every((p) => p.ok);
       score.right += right ? 1 : 0;
@@ -217,6 +237,7 @@ export function createStepper(root, options = {}) {
     }
     // no step asked for: the finished picture, the end of the walk
     const where = at ? clampStep(model, at.phase ?? "backward", at.step) : fromTimeline(model, timelineLength(model) - 1);
+    ui.opening = at ? null : "finished";
     const selected = state.selected !== null && state.selected < model.count ? state.selected : null;
     // predict mode: the answers given so far hold for this program until its text changes
     const sameProgram = source === state.model?.source;
@@ -263,6 +284,7 @@ export function createStepper(root, options = {}) {
     part("prev")?.addEventListener("click", prev);
     part("next")?.addEventListener("click", next);
     part("last")?.addEventListener("click", () => goTo(Number.MAX_SAFE_INTEGER));
+    part("again")?.addEventListener("click", () => goTo(0));
     part("play")?.addEventListener("click", togglePlay);
     part("scrubber")?.addEventListener("input", (e) => goTo(Number(e.target.value)));
     part("phase-forward")?.addEventListener("click", () => goTo(0));

@@ -92,6 +92,22 @@ def test_embed_snippet_from_the_dialog_starts_the_same_program_at_its_first_step
     embed.close()
 
 
+def test_p_starts_and_ends_presentation_mode_but_types_in_the_editor(page) -> None:
+    open_drawn(page)
+    presenting = "() => document.body.classList.contains('presenting')"
+    page.locator("#graph-view").focus()
+    page.keyboard.press("p")
+    wait_for(page, presenting)
+    assert page.locator(".topbar").is_hidden()
+    page.keyboard.press("P")
+    wait_for(page, "() => !document.body.classList.contains('presenting')")
+    source = page.input_value("#source")
+    page.locator("#source").press("Control+End")
+    page.locator("#source").press("p")  # typing: a p in the program, not Present mode
+    assert page.input_value("#source") == source + "p"
+    assert not page.evaluate(presenting)
+
+
 def test_presentation_mode_shows_graph_step_and_controls_only(page, shot) -> None:
     open_drawn(page)
     formula = page.locator("#explanation .line").first

@@ -37,6 +37,30 @@ def test_the_clicker_steps_from_anywhere_but_the_program_text(page) -> None:
     assert position(page) == "backward 1/2"
 
 
+def test_no_press_of_the_clicker_loses_the_finished_graph(page) -> None:
+    open_program(page)
+    page.keyboard.press("PageDown")  # the finished picture it opened on: the walk starts
+    assert position(page) == "forward 1/1"
+    page.keyboard.press("PageUp")  # ... and one press back returns to it
+    assert position(page) == "backward 2/2"
+    assert page.locator("#graph-view g.node.value.grad-final").count() > 0
+    assert page.locator("#again").is_hidden()
+    for _ in range(3):
+        page.keyboard.press("PageDown")
+    assert position(page) == "backward 2/2"  # stepped to the end
+    grads = page.locator("#explanation").inner_text()
+    for _ in range(3):
+        page.keyboard.press("PageDown")  # the end of the pass is a wall, not a wrap
+        assert position(page) == "backward 2/2"
+    assert page.locator("#explanation").inner_text() == grads
+    assert page.locator("#next").is_disabled()
+    again = page.locator("#again")
+    assert again.is_visible() and "Start again" in again.inner_text()
+    again.click()  # starting again is a control of its own
+    assert position(page) == "forward 1/1"
+    assert again.is_hidden() and page.locator("#next").is_enabled()
+
+
 def test_after_run_the_graph_has_the_keys(page) -> None:
     open_program(page)
     before = runs(page)
@@ -91,6 +115,27 @@ def test_predict_mode_reveals_nothing_that_was_not_predicted(page) -> None:
     wait_drawn(page, before)
     page.keyboard.press("End")
     assert position(page) == "backward 2/2"
+
+
+def test_a_clicker_gets_through_predict_mode_in_present_mode(page) -> None:
+    open_program(page)
+    page.check("#predict")
+    page.click("#present")
+    wait_for(page, "() => document.body.classList.contains('presenting')")
+    page.locator("#graph-view").focus()
+    assert position(page) == "forward 1/1"  # and the first backward step's question is open
+    for shown in ("#predict-form", "#predict-question", "#predict-0", ".predict-switch"):
+        assert page.locator(shown).is_visible(), shown
+    page.keyboard.press("PageDown")  # nothing typed: the step is shown, not stuck
+    assert position(page) == "backward 1/2"
+    assert page.locator("#predict-score").inner_text() == "1 shown without an answer"
+    page.keyboard.press("PageDown")  # the next question; an answer typed is checked
+    page.fill("#predict-0", "-3")
+    page.fill("#predict-1", "2")
+    page.keyboard.press("PageDown")  # from the answer field, as a clicker sends it
+    assert position(page) == "backward 2/2"
+    assert page.locator("#predict-score").inner_text() == "1 of 1 right · 1 shown without an answer"
+    assert page.locator("#predict-result").is_visible()
 
 
 def test_the_embed_says_what_went_wrong_instead_of_loading(page) -> None:
