@@ -21,7 +21,7 @@ from fastapi import Depends, Query
 
 from app.draw.dot import Direction
 from app.draw.svg import Theme
-from app.presets import preset_source
+from app.presets import preset_of, preset_source
 from engine.errors import GradstepError
 from engine.language import Engine
 from engine.limits import MAX_SOURCE_CHARS
@@ -174,3 +174,20 @@ def step_query(
 
 
 StepAt = Annotated[StepQuery, Depends(step_query)]
+
+
+def download_name(
+    graph: GraphQuery, suffix: str, phase: Phase | None = None, step: int | None = None
+) -> str:
+    """What the file is: ``gradstep-lecture-neuron-backward-07.png`` (a preset's id, else the
+    program's first real line), ``gradstep-a-value-4-0.zip``."""
+    preset = preset_of(graph.source)
+    name = preset.id if preset else "program"
+    if preset is None:
+        for line in graph.source.splitlines():
+            words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
+            if words and not line.lstrip().startswith(("import", "from")):
+                name = "-".join(words)[:40].lower()
+                break
+    at = f"-{phase}-{step + 1:02d}" if phase and step is not None else ""
+    return f"gradstep-{name}{at}{suffix}"

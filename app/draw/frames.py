@@ -128,15 +128,22 @@ def backward_gif(
 ) -> Iterator[bytes]:
     """The backward pass as a looping animated GIF, one frame per step, the last held three
     times as long so the finished gradients can be read before it starts over. One palette for
-    every frame, taken from the finished picture (it has every colour), so each frame is
-    encoded as soon as it is drawn."""
+    every frame, so each frame is encoded as soon as it is drawn: taken from the finished
+    picture (every gradient's colour) beside the first step (the step's highlight, which the
+    finished picture lacks: without it the highlight turned brown)."""
 
     def frame(phase: Phase | None, step: int | None) -> Image.Image:
         with Image.open(io.BytesIO(svg_to_png(picture(phase, step), theme, scale))) as image:
             return image.convert("RGB")
 
-    palette = frame(None, None).quantize(colors=255, dither=Image.Dither.NONE)
     steps = walk(structure, ("backward",))
+    finished = frame(None, None)
+    first = frame(steps[0].phase, steps[0].step) if steps else finished
+    both = Image.new("RGB", (finished.width, finished.height + first.height))
+    both.paste(finished, (0, 0))
+    both.paste(first, (0, finished.height))
+    # cropped back to one frame: the GIF's header takes its screen size from the palette's image
+    palette = both.quantize(colors=255, dither=Image.Dither.NONE).crop((0, 0, *finished.size))
     header, _ = GifImagePlugin.getheader(palette)
     yield b"".join(header) + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # loop for ever
     for k, step in enumerate(steps):

@@ -56,16 +56,30 @@ def caption(trace: Trace, phase: Phase | None, step: int | None) -> list[list[st
     return rows
 
 
-def slide_svg(graph_svg: str, rows: list[list[str]], aspect: Aspect) -> str:
-    """``graph_svg`` (a filled template) fitted above its caption in a frame of ``aspect``."""
-    width, height = slide_size(aspect)
-    room = width - 2 * MARGIN
-    font = min(  # as large as the widest cell allows, in its column
+def _caption_font(rows: list[list[str]], aspect: Aspect) -> float:
+    """As large as the widest cell allows, in its column."""
+    room = slide_size(aspect)[0] - 2 * MARGIN
+    return min(
         [CAPTION_FONT]
         + [room / len(r) / (MONO_WIDTH * (len(cell) + 2)) for r in rows for cell in r if cell]
     )
+
+
+def caption_height(rows: list[list[str]], aspect: Aspect) -> float:
+    return len(rows) * LINE * _caption_font(rows, aspect)
+
+
+def slide_svg(
+    graph_svg: str, rows: list[list[str]], aspect: Aspect, caption_room: float = 0.0
+) -> str:
+    """``graph_svg`` (a filled template) fitted above its caption in a frame of ``aspect``;
+    ``caption_room``: the height kept for captions at least (the largest of a series of slides,
+    so that the graph keeps one size from frame to frame)."""
+    width, height = slide_size(aspect)
+    font = _caption_font(rows, aspect)
     caption_top = height - MARGIN - len(rows) * LINE * font
-    box = (MARGIN, MARGIN, width - 2 * MARGIN, caption_top - 1.5 * MARGIN)
+    top = min(caption_top, height - MARGIN - caption_room)  # of the captions' room
+    box = (MARGIN, MARGIN, width - 2 * MARGIN, top - 1.5 * MARGIN)
     view_box = _VIEWBOX.search(graph_svg)
     root = _ROOT.search(graph_svg)
     assert view_box is not None and root is not None

@@ -7,8 +7,7 @@ graph) unless ``aspect=graph``. Every handler runs the engine or a renderer, so 
 from __future__ import annotations
 
 import io
-import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from html import escape
 from typing import Annotated
 
@@ -20,6 +19,7 @@ from app.capacity import Answers
 from app.draw.frames import (
     GIF_LIMIT,
     Picture,
+    StepFile,
     backward_gif,
     check_export,
     export_scale,
@@ -28,10 +28,9 @@ from app.draw.frames import (
 )
 from app.draw.offline import offline_html
 from app.draw.png import PICTURE_LIMIT, PixelLimit, check_room, fit_scale, svg_to_png
-from app.draw.slide import Aspect, caption, graph_aspect, slide_svg
+from app.draw.slide import Aspect, caption, caption_height, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
-from app.presets import preset_of
-from app.query import Graph, GraphQuery, StepAt
+from app.query import Graph, GraphQuery, StepAt, download_name
 from app.routes.graph import answered, layout_of
 from app.schemas import ErrorResponse
 from engine.errors import GradstepError
@@ -82,30 +81,20 @@ def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
                 graph.engine)  # fmt: skip
 
 
-def pictures(drawn: Drawn, aspect: Aspect) -> Picture:
-    """What each step looks like in this export: a slide, or the bare graph."""
+def pictures(drawn: Drawn, aspect: Aspect, series: Sequence[StepFile] = ()) -> Picture:
+    """What each step looks like in this export: a slide, or the bare graph. The slides of a
+    ``series`` (a ZIP's, a GIF's) keep room for the longest caption among them and the
+    finished picture's, so that the graph keeps one size from frame to frame."""
     if aspect == "graph":
         return drawn.svg
+    trace = drawn.trace
+    shown = [(s.phase, s.step) for s in series]
+    room = max((caption_height(caption(trace, *at), aspect) for at in shown), default=0.0)
+    if shown:
+        room = max(room, caption_height(caption(trace, None, None), aspect))
     return lambda phase, step: slide_svg(
-        drawn.svg(phase, step), caption(drawn.trace, phase, step), aspect
+        drawn.svg(phase, step), caption(trace, phase, step), aspect, room
     )
-
-
-def filename(
-    graph: GraphQuery, suffix: str, phase: Phase | None = None, step: int | None = None
-) -> str:
-    """What the file is: ``gradstep-lecture-neuron-backward-07.png`` (a preset's id, else the
-    program's first real line), ``gradstep-a-value-4-0.zip``."""
-    preset = preset_of(graph.source)
-    name = preset.id if preset else "program"
-    if preset is None:
-        for line in graph.source.splitlines():
-            words = re.findall(r"[A-Za-z0-9]+", line.split("#", 1)[0])
-            if words and not line.lstrip().startswith(("import", "from")):
-                name = "-".join(words)[:40].lower()
-                break
-    at = f"-{phase}-{step + 1:02d}" if phase and step is not None else ""
-    return f"gradstep-{name}{at}{suffix}"
 
 
 def _download(body: bytes, media_type: str, filename: str) -> Response:
@@ -130,9 +119,9 @@ def _frames(
     """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
     here, before the answer starts), and how many pictures."""
     drawn = _draw(request, graph, aspect)
-    picture = pictures(drawn, aspect)
-    first = picture(None, None)
     steps = walk(drawn.structure, phases)
+    picture = pictures(drawn, aspect, steps)
+    first = picture(None, None)
     if scale is None:
         scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
     check_export(steps, first, scale, limit)
@@ -157,7 +146,7 @@ def get_graph_png(
         default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
         return svg_to_png(svg, graph.theme, scale or default)
 
-    name = filename(graph, ".png", at.phase, at.step)
+    name = download_name(graph, ".png", at.phase, at.step)
     headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
     key = Answers.key("png", repr(graph), repr(at), repr(aspect), repr(scale))
     return answered(request, key, answer, "image/png", headers, gzipped=False)
@@ -178,7 +167,7 @@ def get_graph_zip(
         request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
     )
     chunks = zip_of_steps(picture, structure, graph.theme, scale)
-    return _stream(chunks, "application/zip", filename(graph, ".zip"), frames)
+    return _stream(chunks, "application/zip", download_name(graph, ".zip"), frames)
 
 
 @router.get(
@@ -200,7 +189,7 @@ def get_graph_gif(
         request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
     )
     chunks = backward_gif(picture, structure, graph.theme, scale, delay)
-    return _stream(chunks, "image/gif", filename(graph, "-backward.gif"), frames)
+    return _stream(chunks, "image/gif", download_name(graph, "-backward.gif"), frames)
 
 
 @router.get(
@@ -215,7 +204,7 @@ def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
                  graph.engine)  # fmt: skip
     at.check(drawn.structure)
     html = offline_html(drawn, graph.theme, at.phase, at.step)
-    return _download(html.encode(), "text/html; charset=utf-8", filename(graph, ".html"))
+    return _download(html.encode(), "text/html; charset=utf-8", download_name(graph, ".html"))
 
 
 @router.get(

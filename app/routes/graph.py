@@ -13,7 +13,7 @@ from app.draw.layout import Layout
 from app.draw.svg import standalone_svg
 from app.pipeline import draw, graph_json
 from app.presets import PRESETS, Preset, preset_source
-from app.query import Graph, StepAt, parse_values
+from app.query import Graph, StepAt, download_name, parse_values
 from app.schemas import ErrorResponse, GraphRequest, GraphResponse, Health
 
 router = APIRouter(
@@ -78,8 +78,10 @@ def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
         at.check(drawn.structure)
         return standalone_svg(drawn.svg(at.phase, at.step), graph.theme).encode()
 
+    name = download_name(graph, ".svg", at.phase, at.step)
+    headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
     key = Answers.key("svg", repr(graph), repr(at))
-    return answered(request, key, answer, "image/svg+xml", {"cache-control": "max-age=3600"})
+    return answered(request, key, answer, "image/svg+xml", headers)
 
 
 @router.get("/api/presets", response_model=list[Preset], tags=["presets"])

@@ -97,6 +97,14 @@ def test_png_is_a_slide_with_the_steps_explanation_by_default(client: TestClient
     assert Image.open(io.BytesIO(four_three.content)).size == (1440, 1080)
 
 
+def test_an_svg_is_named_after_its_program_and_step(client: TestClient) -> None:
+    step = client.get("/api/graph.svg", params={"preset": "lecture-neuron", "step": 5})
+    name = 'inline; filename="gradstep-lecture-neuron-backward-06.svg"'
+    assert step.status_code == 200 and step.headers["content-disposition"] == name
+    own = client.get("/api/graph.svg", params={"source": "loss = 2.0 * 3.0\n"})
+    assert own.headers["content-disposition"] == 'inline; filename="gradstep-loss-2-0-3-0.svg"'
+
+
 def test_a_slides_caption_and_node_text_are_large(client: TestClient) -> None:
     from app.draw.slide import caption, slide_svg
     from app.pipeline import draw
@@ -194,6 +202,27 @@ def test_gif_has_a_frame_per_backward_step_with_the_chosen_delay(client: TestCli
     assert durations == [700, 700, 2100]  # the finished gradients stay up longer
     assert gif.info.get("loop") == 0
     assert client.get("/api/graph.gif", params={"source": PRODUCT, "delay": 10}).status_code == 422
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_gif_frames_keep_the_highlight_colour_and_one_graph_size(
+    client: TestClient, theme: str
+) -> None:
+    response = client.get("/api/graph.gif", params={"preset": "lecture-neuron", "theme": theme})
+    gif = Image.open(io.BytesIO(response.content))
+    accent = theme_colours(GRAPH_CSS.read_text(), theme)["--g-accent"]  # type: ignore[arg-type]
+    rgb = tuple(int(accent[i : i + 2], 16) for i in (1, 3, 5))
+    palette = gif.getpalette() or []
+    colours = {tuple(palette[i : i + 3]) for i in range(0, len(palette), 3)}
+    assert rgb in colours  # the step's outline keeps its colour: it was quantised to brown
+    assert gif.size == (1920, 1080)
+    zipped = client.get("/api/graph.zip", params={"preset": "lecture-neuron", "theme": theme})
+    archive = zipfile.ZipFile(io.BytesIO(zipped.content))
+    box = re.compile(r'<svg x="[^"]+" y="[^"]+" width="[^"]+" height="[^"]+"')
+    boxes = {
+        box.findall(archive.read(n).decode())[0] for n in archive.namelist() if n.endswith(".svg")
+    }
+    assert len(boxes) == 1  # the graph keeps one size whatever each step's caption holds
 
 
 def test_offline_html_holds_everything_and_fetches_nothing(client: TestClient, graph) -> None:
