@@ -56,12 +56,28 @@ window.addEventListener("message", (e) => {
   else early.push(command);
 });
 
+/** The frame's width / height once it has a size: a frame on a slide not shown yet may have
+ * none (it is laid out when its slide is), and asking for a graph to fit no room would fail. */
+function frameAspect() {
+  const sized = () => innerWidth > 0 && innerHeight > 0;
+  if (sized()) return Promise.resolve(innerWidth / innerHeight);
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!sized()) return;
+      removeEventListener("resize", check);
+      resolve(innerWidth / innerHeight);
+    };
+    addEventListener("resize", check);
+  });
+}
+
 async function start() {
   if (opts.theme !== "auto") document.documentElement.dataset.theme = opts.theme;
   document.documentElement.style.setProperty("--embed-scale", String(opts.scale));
   root.classList.add(`controls-${opts.controls}`);
   if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
-  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect: innerWidth / Math.max(innerHeight, 1), fold: fromUrl.fold, engine: fromUrl.engine });
+  const aspect = await frameAspect();
+  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect, fold: fromUrl.fold, engine: fromUrl.engine });
   if (!result.ok) {
     const where = result.error.line ? ` (line ${result.error.line}, column ${result.error.column})` : "";
     return showError(`${result.error.message}${where}`);

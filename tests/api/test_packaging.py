@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -71,3 +72,14 @@ def test_the_test_script_installs_python3_venv_when_ensurepip_is_missing(
         assert asked.startswith("update"), asked
     readme = (ROOT / "README.md").read_text()
     assert readme.index("apt-get install -y python3-venv") < readme.index("<!-- start-command -->")
+
+
+def test_the_docs_reveal_snippet_is_the_one_the_share_dialog_writes() -> None:
+    # one deck script: the docs show the Share dialog's (static/share-links.js), which goes to a
+    # fragment's step by number, not the old one that stepped next/prev and lost the step
+    script = re.search(
+        r"export const REVEAL_SCRIPT = `(.*?)`;", (ROOT / "static" / "share-links.js").read_text(),
+        re.S,
+    )  # fmt: skip
+    assert script is not None
+    assert script[1] in (ROOT / "docs" / "classroom.md").read_text()

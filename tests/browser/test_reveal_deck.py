@@ -181,3 +181,32 @@ def test_a_deck_opened_from_disk_steps_too(deck, snippet, tmp_path) -> None:
     press(deck, "PageDown", 0)
     press(deck, "PageDown", 1)
     press(deck, "PageUp", 0)
+
+
+def test_a_plain_frame_on_a_slide_not_shown_waits_for_its_size(deck, base_url, tmp_path) -> None:
+    # the docs' plain <iframe src=...> (no data-src) loads while its slide is not shown (as
+    # reveal.js's own stylesheet has it until the deck starts): it has no size, and used to
+    # show "aspect: Input should be greater than 0" instead of the graph
+    (tmp_path / "slides.html").write_text(
+        '<!doctype html><div id="slide" style="display:none">'
+        f'<iframe src="{base_url}/embed?preset=lecture-neuron&controls=minimal" '
+        'width="800" height="500" style="border:0"></iframe></div>'
+    )
+    deck.goto((tmp_path / "slides.html").as_uri())
+    for _ in range(400):
+        embed = next((f for f in deck.frames if "/embed" in f.url), None)
+        if embed and embed.evaluate("() => document.readyState") == "complete":
+            break
+        deck.wait_for_timeout(25)
+    deck.wait_for_timeout(500)  # not shown: no graph, and no error either
+    assert embed.evaluate("() => document.querySelector('[data-part=\"error\"]').hidden")
+    assert embed.evaluate("() => innerWidth") == 0
+    state = "() => document.querySelector('[data-player]').dataset.state"
+    assert embed.evaluate(state) == "loading"
+    deck.evaluate("() => { document.getElementById('slide').style.display = 'block'; }")
+    for _ in range(400):
+        if embed.evaluate(state) != "loading":
+            break
+        deck.wait_for_timeout(25)
+    assert embed.evaluate(state) == "ready"
+    assert embed.locator("g.node.value").count() == 10
