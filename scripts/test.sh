@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 # System packages: Python's venv (Debian keeps ensurepip, which gives a venv its pip, in
 # python3-venv, not installed by default), Graphviz for layout, Chromium for the browser tests,
 # a font for PNGs, PostgreSQL for the link store's tests (they start their own server), zbar to
-# read QR codes, npm to fetch reveal.js for the slide-deck test.
+# read QR codes, npm to fetch reveal.js for the slide-deck test and axe-core for the
+# accessibility test.
 need=()
 python3 -c "import ensurepip" 2>/dev/null || need+=(python3-venv)
 command -v dot >/dev/null || need+=(graphviz)
@@ -24,8 +25,9 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-[ -e .cache/npm/node_modules/reveal.js/dist/reveal.js ] ||
-    npm install -s --prefix .cache/npm reveal.js@5 --no-audit --no-fund --no-save >/dev/null
+# both at once: an install of one into the prefix removes the other
+[ -e .cache/npm/node_modules/reveal.js/dist/reveal.js ] && [ -e .cache/npm/node_modules/axe-core/axe.min.js ] ||
+    npm install -s --prefix .cache/npm reveal.js@5 axe-core@4 --no-audit --no-fund --no-save >/dev/null
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

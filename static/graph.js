@@ -25,7 +25,8 @@ export function mountGraph(container, svgText, model) {
   const parsed = template.content.firstElementChild;
   if (parsed?.namespaceURI !== SVG_NS || parsed.localName !== "svg") throw new Error("the server sent an SVG that does not parse");
   const svg = document.adoptNode(parsed); // moved, not copied
-  svg.setAttribute("role", "img");
+  // a group, not an image: an image holds nothing a keyboard can reach, and the nodes are buttons
+  svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", "The computation graph");
   const graph = { svg, container, values: [], units: model.fold?.units ?? null, edges: new Map(), calls: [], boxes: new Map(), viewBox: null, home: null, size: null, count: model.count, fontSize: 14, badges: false };
   // sized before it is shown: setting its size after would lay all of it out again
@@ -116,9 +117,11 @@ function indexElements(graph, model) {
     if (g) {
       // a tab stop per node helps on a small graph; on a big one it would be a trap
       if (model.count <= MAX_TAB_STOPS) g.setAttribute("tabindex", "0");
+      // named by what it shows (its name, data and grad, read as drawn), its kind said apart:
+      // a label of its own would hide the numbers on it from a screen reader
       g.setAttribute("role", "button");
       g.dataset.node = String(id);
-      g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}`);
+      g.setAttribute("aria-roledescription", model.byId[id].kind);
     }
   }
   const drawn = new Set(model.fold ? Object.values(model.fold.edges) : model.structure.edges.map((e) => `e${e.target}-${e.position}`));
@@ -129,7 +132,8 @@ function indexElements(graph, model) {
   graph.calls = (model.fold?.folded ?? []).map((id) => {
     const g = byId(`c${id}`);
     g?.setAttribute("role", "button");
-    g?.setAttribute("aria-label", `${model.calls.get(id).title}, folded: open it`);
+    g?.setAttribute("aria-roledescription", "folded call");
+    g?.setAttribute("aria-description", "opens when clicked");
     return g && { g, call: model.calls.get(id), flags: flagsOf(g, BOX_FLAGS) };
   }).filter(Boolean);
 }
@@ -232,7 +236,8 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
       if (wrong && !entry.marked) addWrongMark(entry);
       if (wrong !== (entry.saysWrong ?? false)) {
         entry.saysWrong = wrong;
-        entry.g.setAttribute("aria-label", `${model.byId[id].kind} ${model.byId[id].name}${wrong ? ": its grad differs from the true one" : ""}`);
+        if (wrong) entry.g.setAttribute("aria-description", "its grad differs from the true one");
+        else entry.g.removeAttribute("aria-description");
       }
       setFlags(entry, VALUE_FLAGS, flags);
     }

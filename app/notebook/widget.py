@@ -64,7 +64,7 @@ def static_views(drawn: Drawn, phase: Phase, step: int | None, theme: Theme) -> 
 
 @cache
 def player_html() -> str:
-    return templates.get_template("player.html").render(offline=True)
+    return templates.get_template("player.html").render(offline=True, heading=False)
 
 
 class Stepper(anywidget.AnyWidget):
