@@ -53,7 +53,7 @@ function graphQuery(state, extra = {}) {
  */
 export function shareLinks(origin, state, options) {
   const query = stateToQuery(state, { at: false });
-  const link = `${origin}/?${query}`;
+  const link = `${origin}/?${stateToQuery(state, { at: "first" })}`; // for students
   const stepLink = `${origin}/?${stateToQuery(state)}`;
   const embedQuery = new URLSearchParams(query);
   if (options.controls !== "full") embedQuery.set("controls", options.controls);

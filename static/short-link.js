@@ -45,7 +45,7 @@ function printLink(element, link) {
 /** The Share dialog's short link, QR code (of the short link) and the link under it. */
 export async function showShortLink(state, longLink) {
   const field = $("share-short");
-  const query = stateToQuery(state, { at: false }); // a class follows from the first step
+  const query = stateToQuery(state, { at: "first" }); // a class follows from the first step
   if (field.dataset.query === query) return;
   field.dataset.query = query;
   field.value = "";
@@ -56,7 +56,7 @@ export async function showShortLink(state, longLink) {
   field.value = made.ok ? made.url : "";
   field.placeholder = made.ok ? "" : "unavailable: share the full link";
   printLink($("share-qr-link"), made.ok ? made.url : "");
-  $("share-qr-note").textContent = made.ok ? "Scan to open this view on a phone" : `No short link (${made.message}): this QR code holds the full link.`;
+  $("share-qr-note").textContent = made.ok ? "Scan to open this program on a phone, at its first step" : `No short link (${made.message}): this QR code holds the full link.`;
   $("share-qr-slide").href = qrSource(link, { size: SLIDE_QR_PIXELS, caption: "1" });
   const qr = $("share-qr");
   qr.hidden = false;
@@ -74,7 +74,7 @@ export function wireScanToFollow(panel, button, presenting, current) {
       panel.hidden = true;
       return;
     }
-    const query = stateToQuery(state, { at: false });
+    const query = stateToQuery(state, { at: "first" });
     const made = await shortLink(query);
     img.src = qrSource(made.ok ? made.url : `${location.origin}/?${query}`);
     printLink(caption, made.ok ? made.url : "the full link (no short link)");

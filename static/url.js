@@ -5,15 +5,16 @@ import { CONFIG } from "./config.js";
 
 export const DEFAULTS = Object.freeze({ phase: "backward", decimals: CONFIG.decimals, theme: "auto", rankdir: "auto", fold: "auto", engine: "auto" });
 
-/** The query string for a state: defaults are left out so plain links stay short. `at`: false
- * leaves out the step (a link that starts at the beginning). */
+/** The query string for a state: defaults are left out so plain links stay short. `at`: true,
+ * this step (and the node selected); "first", the first forward step; false, no step (the
+ * page opens on the finished picture, an embed at the first step). */
 export function stateToQuery(state, { at = true } = {}) {
   const q = new URLSearchParams();
   if (state.source !== null && state.source !== undefined) q.set("source", state.source);
   if (state.values && Object.keys(state.values).length) q.set("values", JSON.stringify(state.values));
-  if (at) {
-    q.set("phase", state.phase);
-    q.set("step", String(state.step));
+  if (at) { // "first": the first forward step (a students' link: no gradient shown yet)
+    q.set("phase", at === "first" ? "forward" : state.phase);
+    q.set("step", String(at === "first" ? 0 : state.step));
   }
   if (state.decimals !== DEFAULTS.decimals) q.set("decimals", String(state.decimals));
   if (state.theme !== DEFAULTS.theme) q.set("theme", state.theme);
@@ -24,7 +25,7 @@ export function stateToQuery(state, { at = true } = {}) {
   if (state.predict) q.set("predict", "1");
   if (state.numeric) q.set("numeric", "1");
   if (state.topo) q.set("topo", "1");
-  if (at && state.selected !== null && state.selected !== undefined) q.set("node", String(state.selected));
+  if (at === true && state.selected !== null && state.selected !== undefined) q.set("node", String(state.selected));
   return q.toString();
 }
 

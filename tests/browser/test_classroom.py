@@ -30,10 +30,10 @@ def test_share_dialog_links_snippets_qr_and_downloads(page, base_url, shot) -> N
     page.click("#share")
     assert page.locator("#share-dialog").is_visible()
 
-    link = field(page, "link")  # a class follows from the start
+    link = field(page, "link")  # a class follows from the first step: no gradient shown yet
     assert link.startswith(f"{base_url}/?")
     state = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
-    assert state["source"] == [PRODUCT] and "step" not in state and "phase" not in state
+    assert state["source"] == [PRODUCT] and state["phase"] == ["forward"] and state["step"] == ["0"]
     exact = urllib.parse.parse_qs(urllib.parse.urlsplit(field(page, "stepLink")).query)
     assert exact["phase"] == ["backward"] and exact["step"] == ["1"]  # ... or opens this step
 

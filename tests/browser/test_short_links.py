@@ -58,7 +58,8 @@ def test_the_share_dialog_shows_a_short_link_and_its_qr_code(page, browser, shot
     short = open_share(page)
     assert SHORT.fullmatch(short), short
     assert page.locator("#share-qr-link").inner_text() == short  # printed under the code
-    assert page.locator("#share-qr-note").inner_text() == "Scan to open this view on a phone"
+    note = "Scan to open this program on a phone, at its first step"
+    assert page.locator("#share-qr-note").inner_text() == note
     wait_for(page, "() => document.getElementById('share-qr').naturalWidth > 0")
     assert decode_qr(page.locator("#share-qr").screenshot()) == short
 
@@ -100,7 +101,9 @@ def test_the_share_dialog_shows_a_short_link_and_its_qr_code(page, browser, shot
     kept = {k: v for k, v in VIEW.items() if k not in ("phase", "step")}
     assert {k: v[0] for k, v in opened.items() if k in kept} == kept
     assert other.locator("#source").input_value() == MICROGRAD_README
-    assert other.locator("#position").inner_text() == "backward 26/26"  # finished, as a link
+    # students start at the first step: the finished picture would show every gradient
+    assert other.locator("#position").inner_text() == "forward 1/25"
+    assert other.locator("#graph-view g.node.value.grad-final").count() == 0
     assert other.evaluate("document.documentElement.dataset.theme") == "dark"
     other.close()
 
@@ -121,14 +124,17 @@ def test_presentation_mode_shows_the_short_link_on_q(page, shot) -> None:
     wait_for(page, "() => document.body.classList.contains('presenting')")
     panel = page.locator("#scan-panel")
     assert panel.is_hidden()
+    whole = page.locator("#graph-view").bounding_box()
     page.keyboard.press("q")
     wait_for(page, "() => document.querySelector('#scan-panel img').naturalWidth > 0")
     short = panel.locator(".qr-link").inner_text()
     assert SHORT.fullmatch(short) and "Scan to follow" in panel.inner_text()
     assert decode_qr(panel.locator("img").screenshot()) == short
-    graph = page.locator("#graph-view").bounding_box()
     box = panel.bounding_box()
-    assert graph and box and box["width"] * box["height"] < 0.2 * graph["width"] * graph["height"]
+    graph = page.locator("#graph-view").bounding_box()
+    # the graph gives the panel its column (nothing drawn under it) and keeps most of the screen
+    assert graph and box and graph["x"] + graph["width"] <= box["x"]
+    assert whole and graph["width"] * graph["height"] > 0.7 * whole["width"] * whole["height"]
     shot(page, "short-link-presenting-1920x1080")
     page.keyboard.press("Q")
     assert panel.is_hidden()
