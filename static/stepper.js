@@ -77,8 +77,12 @@ export function createStepper(root, options = {}) {
     if (part("position")) part("position").textContent = where;
     scrubber?.setAttribute("aria-valuetext", where);
     for (const name of ["first", "prev"]) if (part(name)) part(name).disabled = !model || at <= 0;
-    if (part("next")) part("next").disabled = !model || total === 0 || atWall();
-    if (part("again")) part("again").hidden = !atWall() || total < 2;
+    const wall = atWall() && total > 1;
+    if (part("next")) part("next").disabled = !model || total === 0 || wall;
+    if (part("again")) { // in the place of Next and Last, which have nowhere to go
+      part("again").hidden = !wall;
+      for (const name of ["next", "last"]) if (part(name)) part(name).hidden = wall;
+    }
     if (part("last")) part("last").disabled = !model || at >= total - 1;
     part("phase-forward")?.setAttribute("aria-pressed", String(state.phase === "forward"));
     part("phase-backward")?.setAttribute("aria-pressed", String(state.phase === "backward"));
@@ -145,7 +149,7 @@ export function createStepper(root, options = {}) {
       quiz = { step: next, ...predictQuestion(model, next) };
     }
     const moved = p !== position();
-    if (moved) ui.opening = null;
+    ui.opening = null; // any move asked for, even to where it is (End on the finished picture)
     setState({ ...fromTimeline(model, p), quiz, verdict: moved ? null : state.verdict });
     if (quiz) stop();
     if (ui.graph && ui.view.current >= 0) revealNode(ui.graph, ui.view.current);

@@ -53,12 +53,16 @@ def test_no_press_of_the_clicker_loses_the_finished_graph(page) -> None:
         page.keyboard.press("PageDown")  # the end of the pass is a wall, not a wrap
         assert position(page) == "backward 2/2"
     assert page.locator("#explanation").inner_text() == grads
-    assert page.locator("#next").is_disabled()
+    assert page.locator("#next").is_hidden() and page.locator("#last").is_hidden()
     again = page.locator("#again")
     assert again.is_visible() and "Start again" in again.inner_text()
     again.click()  # starting again is a control of its own
     assert position(page) == "forward 1/1"
     assert again.is_hidden() and page.locator("#next").is_enabled()
+    open_program(page)  # End on the finished picture it opened on: the end of a walk too
+    page.keyboard.press("End")
+    page.keyboard.press("PageDown")
+    assert position(page) == "backward 2/2"
 
 
 def test_after_run_the_graph_has_the_keys(page) -> None:
