@@ -22,7 +22,7 @@ export function onStepKey(e, stepper, release = null) {
       if (e.key === "ArrowDown" && !release) return false;
       e.preventDefault();
       if (release && stepper.atEnd()) release("end");
-      else stepper.next();
+      else stepper.next({ clicker: e.key === "PageDown" });
       break;
     case "ArrowLeft":
     case "ArrowUp":

@@ -162,9 +162,11 @@ export function createStepper(root, options = {}) {
   const atWall = () => Boolean(state.model) && !ui.opening && position() >= timelineLength(state.model) - 1;
 
   /** Next step. The finished picture a graph opens on, before any step, is not the end of a
-   * walk: the next press starts the walk, and Page Up from its first step comes back to it. */
-  function next() {
-    if (state.quiz) return options.onQuizNext?.() ?? false; // the page answers or reveals
+   * walk: the next press starts the walk, and Page Up from its first step comes back to it. At
+   * predict mode's open question, only a clicker's Page Down goes on (the page checks what was
+   * typed, or shows the step): the arrows and Next wait for an answer. */
+  function next({ clicker = false } = {}) {
+    if (state.quiz) return clicker ? options.onQuizNext?.() ?? false : false; // a clicker never sticks
     if (!state.model || atWall()) return false;
     if (ui.opening !== "finished") return goTo(position() + 1);
     const moved = goTo(0);

@@ -280,4 +280,8 @@ def test_demo_calls_labels_and_notes() -> None:
     assert program.labels[program.output] == "total_loss"
     assert program.call_of[program.output] == loss.id
     assert program.updates == ()
-    assert program.notes == ("line 4: %matplotlib inline is a notebook command: skipped",)
+    assert program.notes == (  # every skipped line is listed
+        "line 4: %matplotlib inline is a notebook command: skipped",
+        "line 16: plt.figure(...) was skipped: gradstep shows no plots",
+        "line 17: plt.scatter(...) was skipped: gradstep shows no plots",
+    )
