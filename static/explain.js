@@ -117,11 +117,24 @@ const FIT_SCALES = [1, 0.9, 0.8, 0.72]; // 0.72 of the panel's type is still 12 
  * The panel's --fit-least (CSS) bounds the shrinking: a phone keeps its type and scrolls. */
 export function fitLines(panel) {
   panel.style.setProperty("--fit", "1");
+  panel.classList.remove("more-below");
   requestAnimationFrame(() => {
     const least = Number.parseFloat(getComputedStyle(panel).getPropertyValue("--fit-least")) || 0;
     for (const scale of FIT_SCALES.filter((s) => s >= least)) {
       panel.style.setProperty("--fit", String(scale));
       if (panel.scrollHeight <= panel.clientHeight + 1) return;
     }
+    markMore(panel);
   });
+}
+
+/** A panel whose lines do not all fit says so at its foot ("more below") until it is scrolled
+ * to the end: a folded layer's step can have 28 lines where 7 show. */
+function markMore(panel) {
+  const update = () => panel.classList.toggle("more-below", panel.scrollHeight - panel.clientHeight - panel.scrollTop > 1);
+  update();
+  if (!panel.dataset.moreWired) {
+    panel.dataset.moreWired = "1";
+    panel.addEventListener("scroll", update, { passive: true });
+  }
 }

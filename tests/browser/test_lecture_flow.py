@@ -150,3 +150,20 @@ def test_the_embed_says_what_went_wrong_instead_of_loading(page) -> None:
     page.goto("/embed?preset=accumulation")
     wait_for(page, "() => document.querySelector('[data-player]').dataset.state === 'ready'")
     assert page.locator("g.node.value").count() == 2
+
+
+def test_a_step_with_more_lines_than_its_panel_says_so(page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto("/?preset=lecture-mlp")
+    wait_drawn(page, 0)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("End")  # the update: 41 values changed, 7 lines show
+    panel = page.locator("#explanation")
+    wait_for(page, "() => document.querySelector('#explanation').classList.contains('more-below')")
+    label = panel.evaluate("(el) => getComputedStyle(el, '::after').content")
+    assert "more below" in label
+    panel.evaluate("(el) => { el.scrollTop = el.scrollHeight; }")  # read to the end
+    wait_for(page, "() => !document.querySelector('#explanation').classList.contains('more-below')")
+    page.keyboard.press("Home")  # a step that fits: no label
+    page.wait_for_timeout(100)
+    assert "more-below" not in (panel.get_attribute("class") or "")
