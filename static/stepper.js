@@ -17,7 +17,7 @@ const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmeti
  * Mount a stepper in `root` (it finds its parts by data-part: graph, explanation, first, prev,
  * play, next, last, again, scrubber, position, phase-forward, phase-backward, live).
  * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason),
- * onQuizNext(): Next pressed at predict mode's open question (the page checks or reveals)}.
+ * onQuizNext(): a clicker's Page Down at predict mode's open question (the page checks or reveals)}.
  */
 export function createStepper(root, options = {}) {
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -184,7 +184,7 @@ export function createStepper(root, options = {}) {
   }
 
   /** The student's answers to the open question; check(ask, i) says {ok, text} for each.
-   * Without check ("just show me"), the step is shown and not scored. */
+   * Without check ("just show me"), the step is shown, counted as shown without an answer. */
   function answer(check = null) {
     const quiz = state.quiz;
     if (!quiz) return;
