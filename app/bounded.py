@@ -47,6 +47,11 @@ class BoundedCache(Generic[V]):
                 self.bytes -= self.size(self._kept.popitem(last=False)[1])
             return self._kept.get(key, value)
 
+    def replace(self, key: Hashable, value: V) -> None:
+        """Keep ``value`` for ``key`` in place of the one kept, if any."""
+        self.drop(key)
+        self.put(key, value)
+
     def drop(self, key: Hashable) -> None:
         with self._lock:
             dropped = self._kept.pop(key, None)

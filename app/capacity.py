@@ -14,7 +14,6 @@ import hashlib
 import os
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -179,8 +178,11 @@ class Answers:
         self.max_bytes = max_bytes
         self.busy = busy
         self._kept: BoundedCache[bytes] = BoundedCache(len, max_bytes)
-        self._errors: OrderedDict[str, tuple[float, GradstepError]] = OrderedDict()
-        self._lock = threading.Lock()  # of the errors
+        self._errors: BoundedCache[tuple[float, GradstepError]] = BoundedCache(
+            lambda _: 0,
+            None,
+            MAX_ERRORS,  # a count bound: a key and a short message each
+        )
         self._flight = SingleFlight()
 
     @staticmethod
@@ -194,8 +196,7 @@ class Answers:
         kept = self._kept.get(key)
         if kept is not None:
             return kept
-        with self._lock:
-            error = self._errors.get(key)
+        error = self._errors.get(key)
         if error is not None:
             when, failed = error
             if failed.kind == "layout":
@@ -218,14 +219,9 @@ class Answers:
             # kept as a bare copy: the error raised holds its traceback, and the traceback's
             # frames the whole program, its outline and its structure
             bare = GradstepError(error.message, error.kind, error.span)
-            with self._lock:
-                self._errors[key] = (time.monotonic(), bare)
-                self._errors.move_to_end(key)
-                while len(self._errors) > MAX_ERRORS:
-                    self._errors.popitem(last=False)
+            self._errors.replace(key, (time.monotonic(), bare))
             raise
-        with self._lock:
-            self._errors.pop(key, None)
+        self._errors.drop(key)
         if len(answer) <= self.max_bytes // 8:  # none crowds out all the others
             self._kept.put(key, answer)
         return answer

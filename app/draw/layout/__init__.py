@@ -6,9 +6,7 @@ on how many run, and a memory of the DOTs that ran out of time (refused at once 
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -125,8 +123,8 @@ class Layout:
         self._cache: BoundedCache[SvgTemplate] = BoundedCache(
             _size, self.settings.cache_bytes, self.settings.cache_entries
         )
-        self._slow: OrderedDict[bytes, None] = OrderedDict()  # digests of DOTs out of time
-        self._lock = threading.Lock()
+        # digests of DOTs out of time (a count bound: a digest is 16 bytes)
+        self._slow: BoundedCache[bool] = BoundedCache(lambda _: 0, None, MAX_TOO_SLOW)
         # a bounded queue: beyond it, busy (503 + Retry-After)
         self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
         self._in_flight = SingleFlight()
@@ -153,7 +151,7 @@ class Layout:
         hit = self.cached(source)
         if hit is not None:
             return Pending(self, source, listed, None, known=hit)
-        if _digest(source) in self._slow and (refusal := self.busy()) is not None:
+        if self._slow.get(_digest(source)) and (refusal := self.busy()) is not None:
             raise refusal  # cheaper graphs first
         shared, leader = self._in_flight.claim(source)
         if not leader:
@@ -184,8 +182,7 @@ class Layout:
         self.gate.leave()
         if laid_out is not None:
             self._cache.put(source, laid_out.template)
-            with self._lock:
-                self._slow.pop(_digest(source), None)
+            self._slow.drop(_digest(source))
         self._in_flight.settle(source, laid_out, error)
 
     def busy(self) -> Unavailable | None:
@@ -196,10 +193,7 @@ class Layout:
         """``source`` ran out of time: while other graphs are being laid out, the next request
         for it is refused at once (a 503: a timeout under load says little of the graph, so an
         idle server gives it another chance), and never takes a slot from them."""
-        with self._lock:
-            self._slow[_digest(source)] = None
-            while len(self._slow) > MAX_TOO_SLOW:
-                self._slow.popitem(last=False)
+        self._slow.put(_digest(source), True)
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""
