@@ -91,6 +91,8 @@ class Drawn:
     timings: dict[str, float | bool]
     console: tuple[tuple[int, str], ...] = ()  # what the program printed: (line, text)
     engines: tuple[str, ...] = ("gradstep",)  # which engines can build its graph
+    losses: tuple[float, ...] = ()  # a training loop's output at each iteration
+    iteration: int | None = None  # the iteration drawn (None: no training loop)
 
     @property
     def structure(self) -> Structure:
@@ -120,15 +122,17 @@ def draw(
     aspect: float | None = None,
     folding: str | None = None,
     engine_choice: Engine = "auto",
+    iteration: int | None = None,
 ) -> Drawn:
     """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
     ``aspect``; ``folding``: which calls are boxes, app.draw.fold; ``engine_choice``: auto, the
-    program's own class Value when it has one, or gradstep's); raises ``GradstepError`` for
-    any bad input."""
+    program's own class Value when it has one, or gradstep's; ``iteration``: which iteration of
+    a training loop, None the last); raises ``GradstepError`` for any bad input. Each iteration
+    of a loop has the same structure and layout: moving between them answers numbers alone."""
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    program = engine.parse(source, given, engine=engine_choice)
+    program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
     parsed = time.perf_counter()
     outline = tracing.outline(program)
     shape = key(program, outline)
@@ -159,7 +163,10 @@ def draw(
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
     ran = engines(source, isinstance(program, OwnProgram))
-    return replace(drawn, console=program.console, engines=ran)
+    if isinstance(program, OwnProgram):
+        return replace(drawn, console=program.console, engines=ran)
+    return replace(drawn, console=program.console, engines=ran, losses=program.losses,
+                   iteration=program.iteration)  # fmt: skip
 
 
 def draw_trace(
@@ -245,6 +252,9 @@ def graph_json(
             "timings": drawn.timings,
             "console": drawn.console,
             "engines": drawn.engines,
+            "training": {"losses": drawn.losses, "iteration": drawn.iteration}
+            if drawn.losses
+            else None,
         },
         allow_nan=False,
     )

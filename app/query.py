@@ -24,7 +24,7 @@ from app.draw.svg import Theme
 from app.presets import preset_of, preset_source
 from engine.errors import GradstepError
 from engine.language import Engine
-from engine.limits import MAX_SOURCE_CHARS
+from engine.limits import MAX_LOOP_ITERATIONS, MAX_SOURCE_CHARS
 from engine.steps import Phase, check_step
 from engine.trace import Structure
 
@@ -128,6 +128,7 @@ class GraphQuery:
     rankdir: Direction
     fold: str | None
     engine: Engine = "auto"
+    iteration: int | None = None  # a training loop's (None: the last)
 
 
 def graph_query(
@@ -144,9 +145,13 @@ def graph_query(
     engine: Annotated[
         Engine, Query(description="auto: the program's own class Value if it has one; gradstep")
     ] = "auto",
+    iteration: Annotated[
+        int | None,
+        Query(ge=0, le=MAX_LOOP_ITERATIONS, description="a training loop's; omit: the last"),
+    ] = None,
 ) -> GraphQuery:
     source = preset_source(source, preset)
-    return GraphQuery(source, parse_values(values), theme, rankdir, fold, engine)
+    return GraphQuery(source, parse_values(values), theme, rankdir, fold, engine, iteration)
 
 
 Graph = Annotated[GraphQuery, Depends(graph_query)]
@@ -190,4 +195,6 @@ def download_name(
                 name = "-".join(words)[:40].lower()
                 break
     at = f"-{phase}-{step + 1:02d}" if phase and step is not None else ""
+    if graph.iteration is not None:
+        at = f"-iteration-{graph.iteration:02d}{at}"
     return f"gradstep-{name}{at}{suffix}"

@@ -16,7 +16,7 @@ from app.draw.dot import Direction, Rankdir
 from app.numbers import MAX_DECIMALS
 from app.query import MAX_VALUES_CHARS
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
-from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
+from engine.limits import MAX_LOOP_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
 from engine.steps import Phase
 from engine.trace import Numbers, Structure
@@ -62,6 +62,12 @@ class GraphRequest(Strict):
         description="the structure the client holds (an answer's digest): when the new program "
         "has the same structure, the answer's structure is null and the client keeps its own",
     )
+    iteration: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_LOOP_ITERATIONS,
+        description="which iteration of a training loop to draw, 0-based (omit: the last)",
+    )
 
 
 class Timings(Strict):
@@ -76,6 +82,11 @@ class FoldOut(Strict):
     folded: list[int] = Field(description="the calls drawn as boxes")
     units: list[str] = Field(description="per node, the element that shows it: n5, or box c3")
     edges: dict[str, str] = Field(description="e5-0 → the edge drawn for it (m2 for a merged one)")
+
+
+class Training(Strict):
+    losses: list[float] = Field(description="the output (the loss) of each iteration, in order")
+    iteration: int = Field(description="the iteration drawn, 0-based")
 
 
 class GraphResponse(Strict):
@@ -99,6 +110,10 @@ class GraphResponse(Strict):
     console: list[tuple[int, str]] = Field(description="what the program printed: (line, text)")
     engines: list[Literal["program", "gradstep"]] = Field(
         description="which engines can build this program's graph (the page's engine switch)"
+    )
+    training: Training | None = Field(
+        description="a training loop's iterations (a loop that calls backward() on a new graph "
+        "each time); null for a program without one"
     )
 
 
@@ -290,6 +305,9 @@ class LinkRequest(Strict):
     over: bool = Field(True, description="step over a folded call in one step")
     engine: Literal["auto", "gradstep"] = Field(
         "auto", description="gradstep: gradstep's Value in place of the program's own class Value"
+    )
+    iteration: int | None = Field(
+        None, ge=0, le=MAX_LOOP_ITERATIONS, description="a training loop's (omit: the last)"
     )
 
 

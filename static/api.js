@@ -35,10 +35,11 @@ function post(url, body, signal) {
  * object, or a URL's text. `layout`: the layout of the graph on show; when the new one is drawn
  * the same, the answer's svg is null (the shown SVG is kept and restyled). `structure`: the
  * digest of the structure held; when the new one is the same, the answer's structure is null.
- * `engine`: "auto" (a program's own class Value builds its graph) or "gradstep". */
-export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null, engine = "auto" }, signal) {
+ * `engine`: "auto" (a program's own class Value builds its graph) or "gradstep". `iteration`:
+ * which iteration of a training loop (null: the last). */
+export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null, engine = "auto", iteration = null }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
-  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine }, signal);
+  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine, iteration }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */

@@ -77,7 +77,7 @@ async function start() {
   root.classList.add(`controls-${opts.controls}`);
   if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
   const aspect = await frameAspect();
-  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect, fold: fromUrl.fold, engine: fromUrl.engine });
+  const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect, fold: fromUrl.fold, engine: fromUrl.engine, iteration: fromUrl.iteration });
   if (!result.ok) {
     const where = result.error.line ? ` (line ${result.error.line}, column ${result.error.column})` : "";
     return showError(`${result.error.message}${where}`);

@@ -1,5 +1,6 @@
 // The stepping keys, for a keydown listener on the document: PageDown / PageUp (what a
-// presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom). They step whenever the
+// presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom), [ and ] (a training
+// loop's previous and next iteration). They step whenever the
 // user is not typing: a slider or a number field keeps its arrows but not PageUp/PageDown.
 
 /** Handle `e` for `stepper`; `release(reason)`: the embed hands the keys back to its deck past
@@ -62,6 +63,11 @@ export function onStepKey(e, stepper, release = null) {
     case "0":
       e.preventDefault();
       stepper.whole();
+      break;
+    case "[":
+    case "]":
+      if (!stepper.iterate(e.key === "]" ? 1 : -1)) return false;
+      e.preventDefault();
       break;
     default:
       return false;

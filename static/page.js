@@ -8,6 +8,7 @@ import { el, inspectorContent } from "./explain.js";
 import { parseNumber } from "./format.js";
 import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
+import { wireIterations } from "./iterations.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
 import { refolded, stepCount } from "./model.js";
@@ -37,6 +38,8 @@ const stepper = createStepper($("stage"), {
     numeric: fromUrl.numeric,
     topo: fromUrl.topo,
     engine: fromUrl.engine, // "auto": a program's own class Value builds its graph; "gradstep": ours
+    iteration: fromUrl.iteration, // a training loop's iteration asked for (null: the last)
+    training: null, // the answer's: {losses, iteration} of a training loop
     engines: [], // which engines can build the program's graph (the answer's)
     console: [], // what the program printed: [line, text] pairs
     error: null,
@@ -45,6 +48,10 @@ const stepper = createStepper($("stage"), {
   },
   render: renderPage,
   onQuizNext: () => ui.predict?.next() ?? false, // a clicker at the open question
+  iterations: {
+    has: (delta) => Boolean(state.training) && state.training.iteration + delta >= 0 && state.training.iteration + delta < state.training.losses.length,
+    go: (delta, at) => goIteration(state.training.iteration + delta, at),
+  },
   onFold: (element) => refold(element),
   onSelect: (id) => {
     if (id !== null && !matchMedia("(max-width: 900px)").matches) $("inspector").closest(".panel").scrollIntoView({ block: "nearest" });
@@ -71,6 +78,7 @@ function renderPage() {
   $("topo").checked = state.topo;
   $("predict").checked = state.predict;
   $("status").textContent = state.status;
+  ui.iterations?.(state.training, state.decimals);
   renderError();
   renderPresets();
   const { model } = state;
@@ -179,7 +187,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
     // answer leaves out its SVG; of the same structure, it sends the numbers alone
     const shown = keepLayout ? ui.layout : null;
     const held = keepLayout ? ui.structure?.digest : null;
-    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown, structure: held, engine: state.engine }, controller.signal);
+    result = await fetchGraph({ source, values, rankdir: state.rankdir, aspect: view.width / Math.max(view.height, 1), fold: state.fold, layout: shown, structure: held, engine: state.engine, iteration: state.iteration }, controller.signal);
   } catch {
     return; // superseded by a newer request
   }
@@ -196,12 +204,28 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   // graph is drawn as the one shown (no SVG sent: keep it)
   const structure = result.body.structure ?? ui.structure.structure;
   ui.structure = { digest, structure };
-  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, engines: result.body.engines });
+  const training = result.body.training;
+  const iteration = training ? training.iteration : null;
+  const otherIteration = iteration !== state.training?.iteration; // its answers to predict mode are not this one's
+  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, engines: result.body.engines, training, iteration: state.iteration === null ? null : iteration });
   stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
+  if (otherIteration && state.predict && state.frontier >= 0) { // predict mode asks this iteration's grads afresh
+    setState({ frontier: -1 });
+    stepper.goTo(stepper.position());
+  }
   const layout = timings.layout_cached ? "layout cached" : `laid out in ${Math.round(timings.layout_ms)} ms`;
   setState({ status: `${structure.nodes.length} values · ${backend} · ${layout}` });
   $("graph-view").dataset.runs = String(Number($("graph-view").dataset.runs ?? 0) + 1);
   if (focusGraph) $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
+}
+
+/** Show iteration k of a training loop at its "first" step, its "last" or the "same" one. */
+function goIteration(k, at) {
+  if (!state.training) return;
+  const iteration = Math.min(Math.max(Math.trunc(k), 0), state.training.losses.length - 1);
+  const position = at === "first" ? { phase: "forward", step: 0 } : at === "last" ? "end" : { phase: state.phase, step: state.step };
+  setState({ iteration: iteration === state.training.losses.length - 1 ? null : iteration });
+  run({ keepLayout: true, position });
 }
 
 /** Open a folded call's box ("c3"), or fold an open call ("k3", its cluster's frame). */
@@ -215,7 +239,7 @@ function refold(element) {
 function runSource() {
   stepper.stop();
   ui.ranges.clear();
-  setState({ source: ui.editor.value });
+  setState({ source: ui.editor.value, iteration: null }); // a training loop opens on its last iteration
   run({ values: null, focusGraph: true });
 }
 
@@ -238,6 +262,7 @@ function wire() {
     onInput: (text) => setState({ source: text }),
   });
   ui.predict = createPredict(stepper);
+  ui.iterations = wireIterations($("iterations"), (k) => goIteration(k, "same"));
   $("run").addEventListener("click", runSource);
   $("speed").addEventListener("change", (e) => stepper.setSpeed(Number(e.target.value)));
   $("decimals").addEventListener("change", (e) => setState({ decimals: Number(e.target.value) }));

@@ -39,6 +39,7 @@ function graphQuery(state, extra = {}) {
   q.set("source", state.source);
   if (state.values && Object.keys(state.values).length) q.set("values", JSON.stringify(state.values));
   if (state.engine === "gradstep") q.set("engine", "gradstep"); // whose Value built the graph
+  if (Number.isInteger(state.iteration)) q.set("iteration", String(state.iteration)); // a training loop's
   for (const [k, v] of Object.entries(extra)) if (v !== null && v !== undefined) q.set(k, String(v));
   return q.toString();
 }

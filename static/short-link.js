@@ -6,7 +6,7 @@ import { createLink } from "./api.js";
 import { stateToQuery } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
-const NUMBERS = new Set(["step", "decimals", "node"]);
+const NUMBERS = new Set(["iteration", "step", "decimals", "node"]);
 const FLAGS = new Set(["predict", "numeric", "topo"]);
 const ON_UNLESS_ZERO = new Set(["over"]); // a flag that is on unless the URL says 0
 export const SLIDE_QR_PIXELS = 640; // a third of a 1080p slide's width (docs/classroom.md: Short links)

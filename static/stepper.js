@@ -17,7 +17,9 @@ const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmeti
  * Mount a stepper in `root` (it finds its parts by data-part: graph, explanation, first, prev,
  * play, next, last, again, scrubber, position, phase-forward, phase-backward, live).
  * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason),
- * onQuizNext(): a clicker's Page Down at predict mode's open question (the page checks or reveals)}.
+ * onQuizNext(): a clicker's Page Down at predict mode's open question (the page checks or reveals),
+ * iterations: a training loop's iterations, {has(delta), go(delta, at)}: whether the iteration
+ * delta away exists, and go there ("first" step, "last" step or the "same" step)}.
  */
 export function createStepper(root, options = {}) {
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -159,7 +161,8 @@ export function createStepper(root, options = {}) {
 
   /** At the end of the walk after stepping there: a wall (nothing a clicker sends loses the
    * finished graph; "Start again" and Home go back). */
-  const atWall = () => Boolean(state.model) && !ui.opening && position() >= timelineLength(state.model) - 1;
+  const atEnd = () => Boolean(state.model) && !ui.opening && position() >= timelineLength(state.model) - 1;
+  const atWall = () => atEnd() && !options.iterations?.has(1); // a training loop goes on to its next iteration
 
   /** Next step. The finished picture a graph opens on, before any step, is not the end of a
    * walk: the next press starts the walk, and Page Up from its first step comes back to it. At
@@ -168,6 +171,7 @@ export function createStepper(root, options = {}) {
   function next({ clicker = false } = {}) {
     if (state.quiz) return clicker ? options.onQuizNext?.() ?? false : false; // a clicker never sticks
     if (!state.model || atWall()) return false;
+    if (atEnd()) return options.iterations.go(1, "first"), true;
     if (ui.opening !== "finished") return goTo(position() + 1);
     const moved = goTo(0);
     ui.opening = "started";
@@ -176,6 +180,7 @@ export function createStepper(root, options = {}) {
 
   function prev() {
     if (state.quiz) return setState({ quiz: null }), true;
+    if (position() <= 0 && ui.opening !== "started" && options.iterations?.has(-1)) return options.iterations.go(-1, "last"), true;
     if (ui.opening !== "started" || position() > 0) return goTo(position() - 1);
     const moved = goTo(Number.MAX_SAFE_INTEGER); // back to the finished picture it opened on
     ui.opening = "finished";
@@ -241,8 +246,8 @@ export function createStepper(root, options = {}) {
       ui.graph = mountGraph(part("graph"), svg, model);
       ui.view = null;
     }
-    // no step asked for: the finished picture, the end of the walk
-    const where = at ? clampStep(model, at.phase ?? "backward", at.step) : fromTimeline(model, timelineLength(model) - 1);
+    // no step asked for: the finished picture, the end of the walk ("end": that, stepped to)
+    const where = at && at !== "end" ? clampStep(model, at.phase ?? "backward", at.step) : fromTimeline(model, timelineLength(model) - 1);
     ui.opening = at ? null : "finished";
     const selected = state.selected !== null && state.selected < model.count ? state.selected : null;
     // predict mode: the answers given so far hold for this program until its text changes
@@ -350,6 +355,8 @@ export function createStepper(root, options = {}) {
     fit,
     whole,
     onKey: (e) => onStepKey(e, api, options.release),
+    /** The previous (-1) or next (+1) iteration of a training loop, at the same step. */
+    iterate: (delta) => Boolean(options.iterations?.has(delta)) && (options.iterations.go(delta, "same"), true),
     info,
     position,
     zoom,

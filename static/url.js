@@ -12,6 +12,7 @@ export function stateToQuery(state, { at = true } = {}) {
   const q = new URLSearchParams();
   if (state.source !== null && state.source !== undefined) q.set("source", state.source);
   if (state.values && Object.keys(state.values).length) q.set("values", JSON.stringify(state.values));
+  if (Number.isInteger(state.iteration)) q.set("iteration", String(state.iteration)); // a training loop's
   if (at) { // "first": the first forward step (a students' link: no gradient shown yet)
     q.set("phase", at === "first" ? "forward" : state.phase);
     q.set("step", String(at === "first" ? 0 : state.step));
@@ -42,6 +43,7 @@ export function queryToState(search) {
     source: q.get("source"),
     preset: q.get("preset"),
     values: q.get("values"),
+    iteration: int("iteration") !== null && int("iteration") >= 0 ? int("iteration") : null,
     phase: pick("phase", CONFIG.phases, null),
     step: int("step"),
     decimals: decimals !== null && decimals >= 0 && decimals <= CONFIG.max_decimals ? decimals : DEFAULTS.decimals,

@@ -26,6 +26,7 @@ from app.lecture.notebook import (
     LECTURE_MLP_CELL,
     LECTURE_NEURON_CELL,
     LECTURE_NEURON_EXP,
+    LECTURE_TRAINING_CELL,
     LECTURE_VALUE_CELL,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "LECTURE_NEURON_CELL",
     "LECTURE_NEURON_EXP",
     "LECTURE_NOTEBOOK_NEURON",
+    "LECTURE_TRAINING",
     "LECTURE_TRAINING_STEP",
     "MICROGRAD_NN_MLP",
     "MICROGRAD_README",
@@ -69,6 +71,11 @@ LECTURE_NOTEBOOK_NEURON = "\n".join(
 )
 # 3. the lecture's MLP cell (tanh neurons), a training step
 LECTURE_MLP = _after(LECTURE_TRAINING_STEP, "import random\n" + LECTURE_MLP_CELL)
+# 3b. the lecture's MLP trained by its last cell: 20 iterations, each a graph of its own
+LECTURE_TRAINING = "\n".join(
+    ["import random", LECTURE_MLP_CELL, "n = MLP(3, [4, 4, 1])", LECTURE_DATASET_CELL,
+     LECTURE_TRAINING_CELL]
+)  # fmt: skip
 # 4. the same with micrograd's nn (ReLU neurons, a linear output, bias 0)
 MICROGRAD_NN_MLP = _after(LECTURE_TRAINING_STEP, "from micrograd.nn import MLP")
 # 5. demo.ipynb up to its loss cell, on 4 moons instead of 100 (the only change)

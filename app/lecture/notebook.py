@@ -247,3 +247,23 @@ xs = [
   [1.0, 1.0, -1.0],
 ]
 ys = [1.0, -1.0, -1.0, 1.0] # desired targets"""
+
+# the lecture's training loop (its last cell): forward, zero the grads, backward, update, print
+LECTURE_TRAINING_CELL = """\
+for k in range(20):
+  
+  # forward pass
+  ypred = [n(x) for x in xs]
+  loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))
+  
+  # backward pass
+  for p in n.parameters():
+    p.grad = 0.0
+  loss.backward()
+  
+  # update
+  for p in n.parameters():
+    p.data += -0.1 * p.grad
+  
+  print(k, loss.data)
+"""

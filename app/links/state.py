@@ -32,10 +32,12 @@ ID_PATTERN = re.compile(f"[a-z2-7]{{{MIN_ID_CHARS},{MAX_ID_CHARS}}}")
 
 # the page's parameters in the order static/url.js writes them; images take fewer
 PAGE_KEYS = (
-    "source", "values", "phase", "step", "decimals", "theme", "rankdir", "fold", "engine",
-    "over", "predict", "numeric", "topo", "node",
+    "source", "values", "iteration", "phase", "step", "decimals", "theme", "rankdir", "fold",
+    "engine", "over", "predict", "numeric", "topo", "node",
 )  # fmt: skip
-IMAGE_KEYS = ("source", "values", "phase", "step", "theme", "rankdir", "fold", "engine")
+IMAGE_KEYS = (
+    "source", "values", "iteration", "phase", "step", "theme", "rankdir", "fold", "engine",
+)  # fmt: skip
 
 
 def _checked_fold(fold: str) -> str:
@@ -48,11 +50,12 @@ def link_state(body: LinkRequest) -> State:
     source = preset_source(body.source, body.preset)
     raw = body.values
     values = parse_values(raw if raw is None or isinstance(raw, str) else json.dumps(raw))
-    parse(source, values, engine=body.engine)
+    parse(source, values, engine=body.engine, iteration=body.iteration)
     phase = body.phase or ("backward" if body.step is not None else None)
     fields: dict[str, object] = {
         "source": source,
         "values": json.dumps(values, sort_keys=True, separators=(",", ":")) if values else None,
+        "iteration": body.iteration,
         "phase": phase,
         "step": body.step,
         "decimals": None if body.decimals == DEFAULT_DECIMALS else body.decimals,

@@ -78,7 +78,7 @@ FRAMES = {
 def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
     view = graph_aspect(aspect) if aspect != "graph" else None
     return draw(layout_of(request), graph.source, graph.values, graph.rankdir, view, graph.fold,
-                graph.engine)  # fmt: skip
+                graph.engine, graph.iteration)  # fmt: skip
 
 
 def pictures(drawn: Drawn, aspect: Aspect, series: Sequence[StepFile] = ()) -> Picture:
@@ -201,7 +201,7 @@ def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
     drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold,
-                 graph.engine)  # fmt: skip
+                 graph.engine, graph.iteration)  # fmt: skip
     at.check(drawn.structure)
     html = offline_html(drawn, graph.theme, at.phase, at.step)
     return _download(html.encode(), "text/html; charset=utf-8", download_name(graph, ".html"))

@@ -57,7 +57,8 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
     def answer() -> bytes:
         values = parse_values(body.values) if isinstance(body.values, str) else body.values
         source = preset_source(body.source, body.preset)
-        drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine)
+        drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine,
+                     body.iteration)  # fmt: skip
         return graph_json(drawn, layout.backend, body.layout, body.structure)
 
     key = Answers.key("graph", body.model_dump_json())  # the same request: the same answer
@@ -74,7 +75,7 @@ def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
 
     def answer() -> bytes:
         drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None,
-                     graph.fold, graph.engine)  # fmt: skip
+                     graph.fold, graph.engine, graph.iteration)  # fmt: skip
         at.check(drawn.structure)
         return standalone_svg(drawn.svg(at.phase, at.step), graph.theme).encode()
 

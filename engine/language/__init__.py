@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from engine.errors import GradstepError, Span
+from engine.graph import topological_order
 from engine.language.check.shape import Checker
 from engine.language.objects.kinds import Instance, describe
 from engine.language.record.learner import OwnProgram, value_makers
@@ -60,13 +61,15 @@ def parse(
     values: Mapping[str, float] | None = None,
     nudge: tuple[int, float] | None = None,
     engine: Engine = "auto",
+    iteration: int | None = None,
 ) -> Program | OwnProgram:
     """Run ``source`` and return its graph: a ``Program`` of gradstep's values, or an
     ``OwnProgram`` when the graph is made of the program's own objects (its own class Value).
     ``values`` replaces or supplies input values by name; ``nudge`` = (k, delta) adds delta to
     the data of the k-th object of the program's classes made, right after its __init__;
     ``engine`` "gradstep" runs the program with gradstep's Value in place of its own class
-    Value (the page's engine switch)."""
+    Value (the page's engine switch); ``iteration`` picks which iteration of a training loop
+    (a loop that calls backward() on a new graph each time) is drawn, None the last."""
     if not isinstance(source, str):
         raise GradstepError(f"the source must be text, not {type(source).__name__}", kind="type")
     given = check_values(values or {})
@@ -74,7 +77,7 @@ def parse(
     checker.require(given)
     if engine == "gradstep" and _own_value_statements(tree):
         tree, notes, mode = *_without_own_value(source), (True, False)
-    machine = Evaluator(unit, given, mode[0], nudge)
+    machine = Evaluator(unit, given, mode[0], nudge, iteration)
     try:
         machine.run(tree)
     except (RecursionError, MemoryError):
@@ -95,7 +98,13 @@ def parse(
         ) from None
     own = _own_output(machine, mode[1])
     if own is not None:
-        return _own_program(source, machine, given, notes, own)
+        if iteration is not None:
+            raise GradstepError(
+                "iterations of a training loop are drawn with gradstep's Value: this program's "
+                "graph is made of its own objects",
+                kind="name",
+            )
+        return _own_program(source, machine, given, notes, own, bool(_own_value_statements(tree)))
     return _program(source, machine, given, notes)
 
 
@@ -174,10 +183,18 @@ def _program(
 ) -> Program:
     recorder = machine.recorder
     output = recorder.output() or _last_value(machine)
+    try:
+        machine.budget.graph(len(topological_order(output)))
+    except GradstepError as e:
+        raise e.at(recorder.spans.get(output)) from None
     updates = recorder.updates(output)
+    losses, iteration = recorder.losses(output)
     for v in recorder.spans:  # a fresh graph, as the trace expects: it runs backward itself
         v.grad = 0.0
     _check_given(given, recorder.inputs)
+    calls, call_of = tuple(recorder.calls), recorder.call_of
+    if losses:  # each iteration's calls numbered alike: one structure, one layout for all
+        calls, call_of = _calls_of(output, calls, call_of)
     return Program(
         console=machine.console.close(),
         source=source,
@@ -185,11 +202,35 @@ def _program(
         inputs=recorder.inputs,
         spans=recorder.spans,
         labels=recorder.labels(),
-        calls=tuple(recorder.calls),
-        call_of=recorder.call_of,
+        calls=calls,
+        call_of=call_of,
         updates=updates,
         notes=(*notes, *machine.notes),
+        losses=losses,
+        iteration=iteration,
     )
+
+
+def _calls_of(
+    output: Value, calls: tuple[Call, ...], call_of: dict[Value, int]
+) -> tuple[tuple[Call, ...], dict[Value, int]]:
+    """The calls that made ``output``'s graph (and the calls around them), numbered 0.. in
+    order: the same numbers in every iteration of a training loop (folding names calls by
+    number)."""
+    graph = topological_order(output)
+    used: set[int] = set()
+    for v in graph:
+        c = call_of.get(v)
+        while c is not None and c not in used:
+            used.add(c)
+            c = calls[c].parent
+    new = {old: i for i, old in enumerate(sorted(used))}
+    kept = tuple(
+        Call(new[c.id], None if c.parent is None else new[c.parent], c.name, c.span)
+        for c in calls
+        if c.id in new
+    )
+    return kept, {v: new[call_of[v]] for v in graph if v in call_of}
 
 
 def _own_output(machine: Evaluator, own: bool) -> Instance | None:
@@ -199,7 +240,7 @@ def _own_output(machine: Evaluator, own: bool) -> Instance | None:
     learner = machine.learner
     if learner.backwards:
         return learner.backwards[-1]
-    if machine.recorder.output() is not None:
+    if machine.recorder.current is not None:
         return None
     if learner.draws:
         return learner.draws[-1]
@@ -217,9 +258,14 @@ def _own_program(
     given: dict[str, float],
     notes: tuple[str, ...],
     output: Instance,
+    switch: bool,
 ) -> OwnProgram:
     learner = machine.learner
     _check_given(given, learner.inputs)
+    graphs = len({id(x) for x in learner.backwards})
+    if graphs > 1:  # a training loop of its own engine: only its last graph is drawn
+        how = "; gradstep's Value (the engine switch) steps through each" if switch else ""
+        notes = (*notes, f"backward() ran on {graphs} graphs: this is the last one{how}")
     return OwnProgram(
         source=source,
         output=output,

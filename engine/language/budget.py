@@ -15,13 +15,17 @@ def _limit(message: str) -> GradstepError:
 
 
 class Budget:
-    __slots__ = ("bulk_items", "depth", "instances", "iterations", "statements", "text", "values")
+    __slots__ = (
+        "all_values", "bulk_items", "depth", "instances", "iterations", "statements", "text",
+        "values",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.statements = 0
         self.iterations = 0
         self.depth = 0
-        self.values = 0
+        self.values = 0  # in the graph being built: made since the last iteration's backward()
+        self.all_values = 0
         self.bulk_items = 0
         self.instances = 0
         self.text = 0
@@ -62,11 +66,31 @@ class Budget:
 
     def value(self) -> None:
         self.values += 1
-        if self.values > limits.MAX_NODES:
+        if self.values > limits.MAX_VALUES_MADE:
             raise _limit(
-                f"the graph would have {self.values:,} values; the limit is {limits.MAX_NODES:,} "
+                f"the program made {self.values:,} values before a backward(); the limit is "
+                f"{limits.MAX_VALUES_MADE:,}, and a graph may have {limits.MAX_NODES:,} (a "
+                "smaller model, fewer points or fewer steps would fit)"
+            )
+        self.all_values += 1
+        if self.all_values > limits.MAX_TOTAL_NODES:
+            raise _limit(
+                f"the program made {self.all_values:,} values in all; the limit is "
+                f"{limits.MAX_TOTAL_NODES:,} (fewer iterations, a smaller model or fewer points "
+                "would fit)"
+            )
+
+    def graph(self, n: int) -> None:
+        """A graph of ``n`` values, walked by ``backward()`` or drawn."""
+        if n > limits.MAX_NODES:
+            raise _limit(
+                f"the graph would have {n:,} values; the limit is {limits.MAX_NODES:,} "
                 "(a smaller model, fewer points or fewer steps would fit)"
             )
+
+    def next_graph(self) -> None:
+        """A training loop's next iteration begins: its graph is counted afresh."""
+        self.values = 0
 
     def instance(self) -> None:
         self.instances += 1

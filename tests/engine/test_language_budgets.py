@@ -16,6 +16,7 @@ from engine.limits import (
     MAX_NODES,
     MAX_STATEMENTS,
     MAX_TOTAL_ITERATIONS,
+    MAX_VALUES_MADE,
 )
 
 BIG_GRAPH = "x = Value(1.0)\ny = x\nfor i in range(999):\n    y = y * 1.0\n"
@@ -62,7 +63,22 @@ OVERRUNS = [
         "x = Value(1.0)\nfor i in range(10**6):\n    x = x * 1.01",
         "limit",
         3,
-        f"the graph would have {MAX_NODES + 1:,} values; the limit is {MAX_NODES:,}",
+        f"made {MAX_VALUES_MADE + 1:,} values before a backward(); the limit is "
+        f"{MAX_VALUES_MADE:,}, and a graph may have {MAX_NODES:,}",
+    ),
+    (
+        "a graph too big to draw, made one value at a time",
+        "x = Value(1.0)\nfor i in range(3000):\n    x = x * 1.01\ny = x + 1",
+        "limit",
+        4,
+        f"the graph would have 6,003 values; the limit is {MAX_NODES:,}",
+    ),
+    (
+        "a graph too big, walked by backward()",
+        "x = Value(1.0)\nfor i in range(3000):\n    x = x * 1.01\nx.backward()\ny = x + 1",
+        "limit",
+        4,
+        f"the graph would have 6,001 values; the limit is {MAX_NODES:,}",
     ),
     (
         "a list made at once",
@@ -90,7 +106,7 @@ OVERRUNS = [
         BIG_GRAPH + "for i in range(10**6):\n    y.backward()",
         "limit",
         6,
-        "walked graph nodes 2",  # 200,000 and up to one graph past it, checked after each pass
+        "walked graph nodes 1,00",  # 1,000,000 and up to one graph past it, checked after each pass
     ),
     (
         "backward passes, the limit",

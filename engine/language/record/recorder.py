@@ -70,6 +70,23 @@ def tag(x: int | float, name: str, span: Span) -> TaggedFloat | TaggedInt:
     return t
 
 
+Site = tuple[int, int]  # where a backward() call is written: its line and column
+
+
+@dataclass(slots=True)
+class Pass:
+    """The ``backward()`` calls on one graph's output, between those on the previous graph's
+    and the next's. The passes made by one ``backward()`` call written in a loop are the loop's
+    iterations (the lecture's neuron, then its training loop: one pass, then 20 iterations)."""
+
+    site: Site
+    index: int  # how many passes this site made before this one: the iteration's number
+    loss: float  # the output's data at its first backward()
+    first: int  # the number of events (backward(), draw_dot()) once its first backward() ran
+    last: int  # ... once its last one ran
+    output: Value | None  # kept while it may be drawn: the newest pass, and the one asked for
+
+
 @dataclass(frozen=True, slots=True)
 class Program:
     """A parsed program: its graph, its named inputs (the browser's sliders) and where each value
@@ -85,11 +102,14 @@ class Program:
     updates: tuple[DataChange, ...]
     notes: tuple[str, ...]  # what was skipped that the user should know
     console: tuple[tuple[int, str], ...] = ()  # (line, text) of each line the program printed
+    losses: tuple[float, ...] = ()  # a training loop's: the output of each iteration (2 or more)
+    iteration: int | None = None  # which of them is drawn (None: not a training loop)
 
 
 class Recorder:
-    def __init__(self, budget: Budget, given: dict[str, float]) -> None:
+    def __init__(self, budget: Budget, given: dict[str, float], target: int | None = None) -> None:
         self.budget = budget
+        self.target = target  # the iteration to draw (None: the last)
         self.given = given
         self.spans: dict[Value, Span] = {}
         self.call_of: dict[Value, int] = {}
@@ -98,7 +118,10 @@ class Recorder:
         self.named_at_top: set[Value] = set()  # ... when that was at the program's top level
         self.user_labels: dict[Value, str] = {}  # label= and x.label = ...
         self.inputs: dict[str, Value] = {}
-        self.events: list[tuple[str, Value]] = []  # ("backward" | "draw", value), in order
+        self.events = 0  # backward() and draw_dot() calls so far
+        self.current: Value | None = None  # the value of the last of them
+        self.passes: list[Pass] = []  # one per iteration of a training loop
+        self.pinned: set[Value] = set()  # the graph of the iteration asked for, once it is past
         self.changes: list[tuple[int, DataChange]] = []  # .data changes, after how many events
         self.last_serial = -1  # the newest value
         self.last_op_serial = -1  # the newest op result: leaves made after it are unused
@@ -214,13 +237,41 @@ class Recorder:
 
     # Events -----------------------------------------------------------------------------
 
-    def backward(self, v: Value) -> None:
+    def backward(self, v: Value, site: Site) -> bool:
+        """``v.backward()``, written at ``site``; True when it begins a new pass (a graph other
+        than the last backward()'s: a training loop's next iteration)."""
         try:
             order = backward(v)
         except GradstepError as e:
             raise e.at(self._undefined_at(v)) from None
         self.budget.bulk(len(order))
-        self.events.append(("backward", v))
+        self.budget.graph(len(order))
+        self.events += 1
+        self.current = v
+        latest = self.passes[-1] if self.passes else None
+        if latest is not None and latest.output is v:
+            latest.last = self.events
+            return False
+        index = sum(1 for p in self.passes if p.site == site)
+        self.passes.append(Pass(site, index, v.data, self.events, self.events, v))
+        if latest is None:
+            return False
+        if latest.index == self.target and latest.output is not None:
+            self.pinned.update(topological_order(latest.output))  # it may be the one drawn
+        else:
+            latest.output = None
+        self._forget(self.pinned.union(order))
+        self.budget.next_graph()
+        return True
+
+    def _forget(self, keep: set[Value]) -> None:
+        """Let go of the values no graph that may still be drawn holds, so that a long training
+        loop keeps one iteration's graph in memory, not all of them (a value the program uses
+        again later keeps its name, which is its label, and loses where it was made)."""
+        for known in (self.spans, self.call_of, self.named, self.user_labels):
+            for v in [v for v in known if v not in keep]:
+                del known[v]
+        self.named_at_top &= keep
 
     def zero_grad(self, v: Value) -> None:
         order = topological_order(v)
@@ -229,7 +280,8 @@ class Recorder:
             node.grad = 0.0
 
     def draw(self, v: Value) -> None:
-        self.events.append(("draw", v))
+        self.events += 1
+        self.current = v
 
     def _undefined_at(self, root: Value) -> Span | None:
         """The span of the first op, in backward order, whose gradient was not finite."""
@@ -250,23 +302,59 @@ class Recorder:
                 span=span,
             )
         before, v.data = v.data, x
-        self.changes.append((len(self.events), DataChange(v, before, x, span)))
+        self.changes.append((self.events, DataChange(v, before, x, span)))
 
     def output(self) -> Value | None:
-        return self.events[-1][1] if self.events else None
+        """The graph to draw: the iteration asked for, else the last backward()'s or
+        draw_dot()'s."""
+        if self.target is None:
+            return self.current
+        loop = self._iterations()
+        if not 0 <= self.target < len(loop) or len(loop) < 2:
+            count = len(loop)
+            raise GradstepError(
+                f"this program has no iteration {self.target}: "
+                + (f"its loop ran {count} (0 to {count - 1})" if count > 1 else
+                   "it has no training loop (a loop that calls backward() on a new graph)"),
+                kind="name",
+            )  # fmt: skip
+        return loop[self.target].output
+
+    def _iterations(self) -> list[Pass]:
+        """The passes made where the last one's backward() is written: the training loop's."""
+        if not self.passes:
+            return []
+        site = self.passes[-1].site
+        return [p for p in self.passes if p.site == site]
+
+    def losses(self, output: Value) -> tuple[tuple[float, ...], int | None]:
+        """A training loop's output at each iteration, and which one ``output`` is: ((), None)
+        when the program has no loop or draws some other graph."""
+        at = self._pass_of(output)
+        loop = self._iterations()
+        if len(loop) < 2 or at is None or self.passes[at] not in loop:
+            return (), None
+        return tuple(p.loss for p in loop), self.passes[at].index
+
+    def _pass_of(self, output: Value) -> int | None:
+        return next(
+            (i for i in range(len(self.passes) - 1, -1, -1) if self.passes[i].output is output),
+            None,
+        )
 
     def updates(self, output: Value) -> tuple[DataChange, ...]:
-        """The .data changes after the output's last backward(), undone so that the graph's
-        numbers stay those of its forward pass."""
-        passes = [
-            i for i, (kind, v) in enumerate(self.events) if kind == "backward" and v is output
-        ]
-        if not passes:
+        """The .data changes after the output's last backward() (up to the next iteration's
+        first), and every later change undone, so that the graph's numbers are those of its
+        forward pass."""
+        at = self._pass_of(output)
+        if at is None:
             return ()
-        updates = tuple(u for seen, u in self.changes if seen > passes[-1])
-        for u in reversed(updates):
+        after = self.passes[at].last
+        until = self.passes[at + 1].first if at + 1 < len(self.passes) else self.events + 1
+        later = [u for seen, u in self.changes if seen >= after]
+        for u in reversed(later):
             u.value.data = u.before
-        return updates
+        return tuple(u for seen, u in self.changes if after <= seen < until)
 
 
 def _serial(v: Value) -> int:

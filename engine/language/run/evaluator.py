@@ -115,9 +115,10 @@ class Evaluator(Operations):
         given: dict[str, float],
         makes_values: bool = False,
         nudge: tuple[int, float] | None = None,
+        iteration: int | None = None,
     ) -> None:
         self.budget = Budget()
-        self.recorder = Recorder(self.budget, given)
+        self.recorder = Recorder(self.budget, given, iteration)
         self.given = given  # input values by name, for names the program reads but never sets
         self.makes_values = makes_values  # top-level numbers stay numbers until used (Tagged)
         self.watch = Watch()  # what the program's own objects do

@@ -63,7 +63,9 @@ def _graph_pass(ev: Evaluator, v: Value, node: ast.Call) -> None:
     if node.args or node.keywords:
         raise GradstepError(f".{node.func.attr}() takes no arguments", kind="arity")
     if node.func.attr == "backward":
-        ev.recorder.backward(v)
+        site = (node.lineno, node.col_offset)
+        if ev.recorder.backward(v, site):  # a training loop's next iteration: named as the first
+            ev.top.counters.clear()
     else:
         ev.recorder.zero_grad(v)
 

@@ -1,0 +1,112 @@
+"""A training loop on the page: the lecture's notebook pasted whole, its 20 iterations stepped by
+PageDown alone, from the first forward step of iteration 0 to the last step of iteration 19,
+the iteration strip (its scrubber, ‹ ›, [ and ], the loss plot) and the layout kept between
+iterations, in a real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from browser_wait import wait_for
+from stepper_pages import paste, position, runs, wait_drawn
+
+from app.lecture import LECTURE_NOTEBOOK_NEURON, LECTURE_TRAINING
+from app.lecture.notebook import LECTURE_DATASET_CELL, LECTURE_MLP_CELL, LECTURE_TRAINING_CELL
+from app.numbers import format_number
+from engine import parse
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "\n".join(
+    [LECTURE_NOTEBOOK_NEURON, LECTURE_MLP_CELL, "n = MLP(3, [4, 4, 1])", LECTURE_DATASET_CELL,
+     LECTURE_TRAINING_CELL]
+)  # fmt: skip
+LOSSES = parse(LECTURE_TRAINING).losses  # type: ignore[union-attr]
+SHOWN = """() => ({
+  iteration: document.querySelector('[data-iterations="position"]').textContent,
+  loss: document.querySelector('[data-iterations="loss"]').textContent,
+  busy: document.querySelector('#status').textContent.includes('computing'),
+  again: !document.querySelector('#again').hidden,
+})"""
+
+
+def shown(page) -> dict:
+    wait_for(page, "() => !document.querySelector('#status').textContent.includes('computing')")
+    return page.evaluate(SHOWN)
+
+
+def go_to_iteration(page, k: int) -> None:
+    before = runs(page)
+    scrubber = page.locator('[data-iterations="scrubber"]')
+    set_to = "(el, k) => { el.value = String(k); el.dispatchEvent(new Event('change')); }"
+    scrubber.evaluate(set_to, k)
+    wait_drawn(page, before)
+
+
+def test_the_lecture_steps_by_page_down_alone_through_its_twenty_iterations(page, shot) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    paste(page, NOTEBOOK)  # its own class Value: the last graph, and a note that says so
+    notes = page.locator("#notes").inner_text()
+    assert "backward() ran on 21 graphs: this is the last one" in notes
+    before = runs(page)
+    page.click('#engine-switch button[data-engine="gradstep"]')
+    wait_drawn(page, before)
+    assert shown(page)["iteration"] == "iteration 19"
+    go_to_iteration(page, 0)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    assert shown(page)["iteration"] == "iteration 0" and position(page).startswith("forward")
+    seen, presses = ["iteration 0"], 0
+    while not (now := shown(page))["again"]:
+        page.keyboard.press("PageDown")
+        presses += 1
+        if now["iteration"] != seen[-1]:
+            seen.append(now["iteration"])
+        assert presses < 2_000
+    assert seen == [f"iteration {k}" for k in range(20)]  # each in turn, none skipped
+    assert now["loss"] == f"loss {format_number(LOSSES[19])}"
+    assert position(page) == "update" and page.locator("#next").is_hidden()
+    shot(page, "training-loop-last-step-1280")
+    for _ in range(3):  # the end of the last iteration is a wall
+        page.keyboard.press("PageDown")
+    assert shown(page)["iteration"] == "iteration 19" and position(page) == "update"
+
+
+def test_page_up_from_an_iterations_first_step_goes_back_to_the_one_before(page) -> None:
+    page.goto("/?preset=lecture-training&iteration=5&phase=forward&step=0")
+    wait_drawn(page, 0)
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("PageUp")
+    now = shown(page)
+    assert now["iteration"] == "iteration 4" and position(page) == "update"
+    assert now["loss"] == f"loss {format_number(LOSSES[4])}"
+    page.keyboard.press("PageDown")
+    assert shown(page)["iteration"] == "iteration 5"
+
+
+def test_brackets_buttons_and_the_plot_move_between_iterations_keeping_step_and_layout(
+    page,
+) -> None:
+    page.goto("/?preset=lecture-training&phase=backward&step=3")
+    wait_drawn(page, 0)
+    assert shown(page)["iteration"] == "iteration 19" and position(page) == "backward 4/305"
+    page.evaluate("document.querySelector('#graph-view svg').dataset.kept = 'yes'")
+    page.locator("#graph-view").focus()
+    page.keyboard.press("[")
+    assert shown(page)["iteration"] == "iteration 18"
+    assert position(page) == "backward 4/305"  # the same step, in another iteration
+    assert "iteration=18" in page.evaluate("location.search") or wait_for(
+        page, "() => location.search.includes('iteration=18')"
+    )
+    page.click('[data-iterations="prev"]')
+    assert shown(page)["iteration"] == "iteration 17"
+    page.keyboard.press("]")
+    assert shown(page)["iteration"] == "iteration 18"
+    plot = page.locator('[data-iterations="plot"]').bounding_box()
+    page.mouse.click(plot["x"] + 2, plot["y"] + plot["height"] / 2)  # its left end
+    assert shown(page) == {"iteration": "iteration 0", "loss": f"loss {format_number(LOSSES[0])}",
+                           "busy": False, "again": False}  # fmt: skip
+    # every iteration has the same layout: the drawing was restyled, never replaced
+    assert page.evaluate("document.querySelector('#graph-view svg').dataset.kept") == "yes"
+    assert page.locator('[data-iterations="next"]').is_enabled()
+    assert page.locator('[data-iterations="prev"]').is_disabled()
