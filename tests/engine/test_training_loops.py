@@ -49,8 +49,8 @@ def test_an_iteration_is_drawn_with_its_own_numbers_and_its_own_update(k: int) -
 
 
 def test_every_iteration_has_one_structure_so_the_page_keeps_its_layout() -> None:
-    first, last = run(LECTURE_TRAINING, 0), run(LECTURE_TRAINING)
-    assert key(first, outline(first)) == key(last, outline(last))
+    first, second, last = run(LECTURE_TRAINING, 0), run(LECTURE_TRAINING, 1), run(LECTURE_TRAINING)
+    assert key(first, outline(first)) == key(second, outline(second)) == key(last, outline(last))
     assert [c.id for c in first.calls] == list(range(len(first.calls)))
     assert first.labels[first.output] == last.labels[last.output] == "loss"
 

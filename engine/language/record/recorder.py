@@ -255,7 +255,7 @@ class Recorder:
         index = sum(1 for p in self.passes if p.site == site)
         self.passes.append(Pass(site, index, v.data, self.events, self.events, v))
         if latest is None:
-            return False
+            return True
         if latest.index == self.target and latest.output is not None:
             self.pinned.update(topological_order(latest.output))  # it may be the one drawn
         else:

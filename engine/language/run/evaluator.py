@@ -130,6 +130,7 @@ class Evaluator(Operations):
         self._noted_lines: set[int] = set()  # lines whose skipped calls are noted already
         self.user_globals: dict[str, object] = {}  # the program's top-level names
         self.top = Frame(unit, None, None, top=True)  # where a given name is bound
+        self.names_before: dict[str, int] = {}  # the top's name counters as its statement began
         self.last: object = NOTHING  # the value of the last top-level expression or assignment
         self.last_node: ast.expr | None = None
         self.at: tuple[ast.stmt, Scope] | None = None  # the statement running, for a late error
@@ -159,6 +160,8 @@ class Evaluator(Operations):
         self.at = (stmt, scope)
         if frame.top:
             self.recorder.statement_start = self.recorder.last_serial
+            if frame.loops == 0:  # a statement of the module itself: a loop begins here
+                self.names_before = dict(frame.counters)
         try:
             self.budget.statement()
             return HANDLERS.get(type(stmt), refuse)(self, stmt, scope)

@@ -63,9 +63,9 @@ def _graph_pass(ev: Evaluator, v: Value, node: ast.Call) -> None:
     if node.args or node.keywords:
         raise GradstepError(f".{node.func.attr}() takes no arguments", kind="arity")
     if node.func.attr == "backward":
-        site = (node.lineno, node.col_offset)
-        if ev.recorder.backward(v, site):  # a training loop's next iteration: named as the first
-            ev.top.counters.clear()
+        if ev.recorder.backward(v, (node.lineno, node.col_offset)):
+            # a new graph: the loop's next iteration names its values as this one did
+            ev.top.counters = dict(ev.names_before)
     else:
         ev.recorder.zero_grad(v)
 
