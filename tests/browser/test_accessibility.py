@@ -45,3 +45,46 @@ def test_no_serious_or_critical_violation(audited, path: str, theme: str) -> Non
     )
     assert violations == []
     assert audited.locator("h1").count() == 1  # a page's heading, hidden in the embed
+
+
+BOXES_JS = """() => [...document.querySelectorAll('#graph-view g.node.value')].map((g) => {
+  const bin = [...g.classList].find((c) => c.startsWith('gbin')) ?? '';
+  const box = getComputedStyle(g.querySelector(':scope > polygon'));
+  const op = g.querySelector(':scope > text[id$="-op"]');
+  return {bin, fill: box.fill, dashes: box.strokeDasharray, current: g.classList.contains('current'),
+          op: op ? getComputedStyle(op).fill : null};
+})"""
+
+
+def _luminance(rgb: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(x) / 255 for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_op_symbols_read_on_every_fill_and_the_sign_is_not_hue_alone(
+    audited, theme: str
+) -> None:
+    """As the browser paints them: each op symbol ≥ 4.5:1 on its box (the strongest fills
+    too), and a negative grad's box dashed where a positive one's is solid."""
+    audited.emulate_media(color_scheme=theme)
+    boxes = []
+    for query in ("preset=micrograd-readme", "source=a+%3D+Value(1.0)%0Ab+%3D+a+*+-4.0"):
+        audited.goto(f"/?{query}")
+        wait_for(audited, PAGES["/"])
+        boxes += audited.evaluate(BOXES_JS)
+    assert {"gbin--3", "gbin-3", "gbin--1", "gbin-1"} <= {b["bin"] for b in boxes}
+    for box in boxes:
+        if box["op"] is not None:
+            assert _contrast(box["op"], box["fill"]) >= 4.5, (theme, box)
+        negative = box["bin"].startswith("gbin--")
+        if box["bin"] and not box["current"]:  # the step's node has an outline of its own
+            assert (box["dashes"] not in ("none", "")) == negative, (theme, box)
