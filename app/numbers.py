@@ -2,6 +2,9 @@
 written by ``format_number`` here or by its mirror in static/format.js, and both are checked
 against one golden table (tests/format_golden.json).
 
+A line's ``Relation`` (the ``=`` between a sum or product written with its numbers and the
+result) is decided here too, from the numbers as this formatter writes them (``relation_text``).
+
 Rules: ``decimals`` places with a true minus sign (−); an exponent (``1.234e−5``) when the number
 is too large (≥ 1e9) or so small that no digit would show at these decimals; ``-0`` is ``0``; exact
 ties round away from zero (as JavaScript's toFixed does, so the two agree to the last digit).
@@ -14,8 +17,11 @@ here too (``ascii_digits``).
 from __future__ import annotations
 
 import math
+import operator
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
+from engine.notation import Relation
 from engine.trace import Line, Row, Trace
 
 DEFAULT_DECIMALS = 4  # as micrograd prints
@@ -80,6 +86,9 @@ def render(line: Line, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> str:
         if isinstance(p, str):
             out.append(p)
             continue
+        if isinstance(p, Relation):
+            out.append(relation_text(p, kinds, values, decimals))
+            continue
         kind, x = kinds[p], values[p]
         if kind == "w":
             out.append(str(int(x)))
@@ -89,6 +98,33 @@ def render(line: Line, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> str:
         else:
             out.append(format_number(x, decimals))
     return "".join(out)
+
+
+_COMBINE = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+            "div": operator.truediv}  # fmt: skip
+
+
+def relation_text(r: Relation, kinds: str, values: Sequence[float], decimals: int) -> str:
+    """``r.exact`` when the operands as shown, combined left to right, round to the result as
+    shown; else ``r.inexact`` (static/parts.js relationText: the golden table's relations)."""
+    shown = [_shown(values[s], kinds[s], decimals) for s in r.of]  # type: ignore[index]
+    combine = _COMBINE[r.op]
+    total = shown[0]
+    try:
+        for x in shown[1:]:
+            total = combine(total, x)
+    except ZeroDivisionError:
+        return r.inexact
+    result = format_number(values[r.to], decimals)  # type: ignore[index]
+    exact = math.isfinite(total) and format_number(total, decimals) == result
+    return r.exact if exact else r.inexact
+
+
+def _shown(x: float, kind: str, decimals: int) -> float:
+    """The number a reader of the line sees: as written, read back."""
+    if kind == "w":
+        return float(int(x))
+    return float(format_number(x, decimals).replace(MINUS, "-"))
 
 
 def row_cells(row: Row, trace: Trace, decimals: int = DEFAULT_DECIMALS) -> list[str]:

@@ -18,7 +18,27 @@ Ref = tuple[str, int]  # a number of the trace: (its array, its index), e.g. ("d
 
 
 Num = tuple[str, int, Kind]  # a number in a line: which one (array, index), how it is written
-Part = str | Num
+Arithmetic = Literal["add", "sub", "mul", "div"]  # what a Relation checks: a sum is many adds
+ARITHMETIC: tuple[Arithmetic, ...] = ("add", "sub", "mul", "div")
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """The sign between numbers written with an operation and the result written after them:
+    ``exact`` when the numbers as shown, combined by ``op`` (in order, left to right), give the
+    result as shown at the decimals shown; else ``inexact``. The renderer decides, at its
+    decimals (app/numbers.py and static/parts.js, both checked against one golden table): a
+    student who multiplies the shown numbers gets the shown product, or is told it is rounded:
+    ``= 0.4958 × (−14.0000) ≈ −6.9417`` (docs/notation.md: Numbers that reproduce)."""
+
+    op: Arithmetic
+    of: tuple[Num | int, ...]  # the operands (in a trace's lines: their slots)
+    to: Num | int  # the result
+    exact: str = " = "
+    inexact: str = " ≈ "
+
+
+Part = str | Num | Relation
 Parts = tuple[Part, ...]
 
 _SLOT = re.compile(r"\{(a|b|out)(!p|!b)?\}")
@@ -142,7 +162,13 @@ def forward_text(r: Result) -> Parts:
     lead = "" if r.name == expression(r) else f"{r.name} = "
     names = _fill(template, r, numbers=False, markers=False)
     values = _fill(template, r, numbers=True)
-    return joined([lead, *names, " = ", *values, " = ", (*r.data, "n")])
+    result: Num = (*r.data, "n")
+    if r.op.name in ARITHMETIC:  # a + b, a·b...: the student can check the sum or product shown
+        operands = tuple(p for p in values if isinstance(p, tuple))
+        sign: Part = Relation(r.op.name, operands, result)
+    else:
+        sign = " = "
+    return joined([lead, *names, " = ", *values, sign, result])
 
 
 def _tight(expr: str) -> str:
@@ -209,15 +235,25 @@ def contribution_text(r: Result, i: int, refs: LineRefs) -> ContributionText:
             value += [" = ", (*refs.local, "n")]
     local: Num = (*refs.local, "f")
     upstream: Num = (*refs.upstream, "f")
-    product = joined(["= ", local, " × ", upstream, " = ", (*refs.product, "n")])
+    product_num: Num = (*refs.product, "n")
+    product = joined(["= ", local, " × ", upstream, Relation("mul", (local, upstream), product_num),
+                      product_num])  # fmt: skip
     name = grad_of(operand.name)
     return ContributionText(
         sum=(f"{name} += {d} · {grad_of(r.name)}",),
         rule=joined(rule),
         value=joined(value),
         product=product,
-        change=(f"{name}: ", (*refs.before, "n"), " → ", (*refs.after, "n")),
+        change=change_text(name, refs.before, refs.product, refs.after),
     )
+
+
+def change_text(name: str, before: Ref, added: Ref, after: Ref) -> Parts:
+    """``n.grad: 0.0000 → 0.5000``, or ``→ ≈`` when the shown ``added`` (said on the line
+    before) and the shown before do not add up to the shown after."""
+    after_num: Num = (*after, "n")
+    gets = Relation("add", ((*before, "n"), (*added, "n")), after_num, " → ", " → ≈ ")
+    return (f"{name}: ", (*before, "n"), gets, after_num)
 
 
 def seed_text(output: str) -> Parts:
@@ -245,11 +281,13 @@ def grad_sum(name: str, uses: Sequence[Use], grad: Ref) -> Parts:
     = 3.0000 + 3.0000 = 6.0000``."""
     symbolic = " + ".join(f"{u.partial}·{grad_of(u.user)}" for u in uses)
     parts: list[Part] = [f"{grad_of(name)} = {symbolic} = "]
+    total: Num = (*grad, "n")
     if len(uses) > 1:
-        for k, u in enumerate(uses):
-            parts += [" + " if k else "", (*u.contribution, "f")]
-        parts.append(" = ")
-    parts.append((*grad, "n"))
+        shares: list[Num] = [(*u.contribution, "f") for u in uses]
+        for k, share in enumerate(shares):
+            parts += [" + " if k else "", share]
+        parts.append(Relation("add", tuple(shares), total))
+    parts.append(total)
     return joined(parts)
 
 

@@ -42,7 +42,9 @@ def finding_text(
 ) -> str:
     """The sentence of a finding: a template whose ``{got}``, ``{expected}``, ``{before}``,
     ``{added}``, ``{local}``, ``{upstream}``, ``{true_upstream}``, ``{product}`` and ``{share}``
-    are numbers (engine.own fills them); ``rule``: the true local rule, when gradstep knows it;
+    are numbers (engine.own fills them), and ``{=}`` the sign between the two numbers before it,
+    multiplied, and the one after it (``=``, or ``≈`` when the product shown does not reproduce:
+    engine.notation.Relation); ``rule``: the true local rule, when gradstep knows it;
     ``output``: the output's name (the seed belongs to it); ``attr``: the name of the function
     the user's node keeps (``_backward``); ``silent``: the line of that function when the step
     wrote no gradient at all (0 when it wrote some)."""
@@ -53,7 +55,7 @@ def finding_text(
         "overwrite": f"{grad} became {{got}} here; the true gradient is {{expected}}: {node} is "
         f"used {uses}, so its contributions must add up (+=, not =)",
         "local": f"{grad} became {{got}} here: this line adds {{added}}, where "
-        f"∂{user}/∂{node} · {user_grad} = {{local}} × {{upstream}} = {{product}}{said}",
+        f"∂{user}/∂{node} · {user_grad} = {{local}} × {{upstream}}{{=}}{{product}}{said}",
         "order": f"{grad} became {{got}} here, from {user_grad} = {{upstream}}, which was not "
         f"whole yet: it is {{true_upstream}} once every node that uses {user} has sent its "
         f"gradient. Call each node's {attr} after the nodes that use it: in reverse "

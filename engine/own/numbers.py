@@ -8,6 +8,7 @@ import math
 import re
 
 from engine import notation
+from engine.notation import Relation
 from engine.notation import own as words
 from engine.own import Study
 from engine.own.findings import Finding as Found
@@ -16,7 +17,7 @@ from engine.trace.data import Check, Finding, Numbers, Structure
 from engine.trace.numbers import grad_bin
 from engine.trace.structure import Built
 
-_NUMBER = re.compile(r"\{(\w+)\}")
+_NUMBER = re.compile(r"\{(\w+|=)\}")
 
 
 def numbers(s: Study, built: Built, names: list[str]) -> Numbers:
@@ -95,13 +96,18 @@ def _finding(s: Study, structure: Structure, names: list[str], f: Found) -> Find
         "share": f.local * f.true_upstream,
         "product": f.local * f.upstream,
     }
-    parts: list[str | int] = []
+    parts: list[str | int | Relation] = []
     figures: list[float] = []
     last = 0
     for m in _NUMBER.finditer(template):
-        parts += [template[last : m.start()], len(figures)]
-        figures.append(values[m[1]])
+        parts.append(template[last : m.start()])
         last = m.end()
+        if m[1] == "=":  # the product of the two numbers before it, and the one after it
+            n = len(figures)
+            parts.append(Relation("mul", (n - 2, n - 1), n))
+            continue
+        parts.append(len(figures))
+        figures.append(values[m[1]])
     parts.append(template[last:])
     forward = sum(1 for st in structure.steps if st.phase == "forward")
     at = None if f.step is None else forward + f.step

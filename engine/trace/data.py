@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import Span
+from engine.notation.lines import Relation
 
 Kind = Literal["input", "constant", "intermediate", "output"]
 Phase = Literal["forward", "backward", "update"]  # update: the program's .data changes
 GradState = Literal["none", "pending", "partial", "final"]
-Part = str | int  # text, or a slot: the index of a number in ``Numbers.slots``
+Part = str | int | Relation  # text, a slot (the index of a number in ``Numbers.slots``), or
+# the sign between a computation and its result, its numbers slots (engine.notation.Relation)
 Line = tuple[Part, ...]
 
 

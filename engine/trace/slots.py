@@ -5,7 +5,7 @@ when the numbers of a run are made (engine.trace.numbers)."""
 
 from __future__ import annotations
 
-from engine.notation import Num, Parts, Ref
+from engine.notation import Num, Parts, Ref, Relation
 from engine.trace.data import Line
 
 
@@ -28,5 +28,12 @@ class Slots:
         return slot
 
     def line(self, parts: Parts) -> Line:
-        """``parts`` with each number replaced by its slot."""
-        return tuple(p if isinstance(p, str) else self.of(p) for p in parts)
+        """``parts`` with each number replaced by its slot (a relation's numbers too)."""
+        return tuple(
+            p if isinstance(p, str) else self.relation(p) if isinstance(p, Relation) else self.of(p)
+            for p in parts
+        )
+
+    def relation(self, r: Relation) -> Relation:
+        of = tuple(self.of(n) for n in r.of)  # type: ignore[arg-type]
+        return Relation(r.op, of, self.of(r.to), r.exact, r.inexact)  # type: ignore[arg-type]

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.numbers import MAX_DECIMALS, format_number, render
+from app.numbers import MAX_DECIMALS, format_number, relation_text, render
+from engine.notation import Relation
 from engine.trace import Trace
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "format_golden.json").read_text("utf-8"))
@@ -79,3 +80,20 @@ def test_a_factor_written_with_an_exponent_is_bracketed_like_a_negative_one() ->
     assert render(*line("(1 − ", ("f", 1e-6), "²)")) == "(1 − (1.000e−6)²)"
     assert render(*line("= ", ("f", -2.0), "²")) == "= (−2.0000)²"
     assert render(*line("= ", ("f", 0.5), " × ", ("n", 1e-6))) == "= 0.5000 × 1.000e−6"  # factors
+
+
+@pytest.mark.parametrize(("op", "operands", "kinds", "result", "decimals", "sign"),
+                         GOLDEN["relations"])  # fmt: skip
+def test_golden_relations(
+    op: str, operands: list[float], kinds: str, result: float, decimals: int, sign: str
+) -> None:
+    relation = Relation(op, tuple(range(len(operands))), len(operands))  # type: ignore[arg-type]
+    text = relation_text(relation, kinds + "n", [*operands, result], decimals)
+    assert text == (" = " if sign == "exact" else " ≈ ")
+
+
+def test_a_product_that_does_not_reproduce_says_so() -> None:
+    """Issue 28's lines: a student multiplying the shown numbers gets −6.9412, not −6.9417."""
+    parts, trace = line("= ", ("f", -14.0), " × ", ("f", 0.495838), ("n", -6.941732))
+    mul = Relation("mul", (0, 1), 2)  # the slots of the two factors and of the product
+    assert render((*parts[:4], mul, parts[4]), trace) == "= (−14.0000) × 0.4958 ≈ −6.9417"

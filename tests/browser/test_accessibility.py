@@ -51,8 +51,8 @@ BOXES_JS = """() => [...document.querySelectorAll('#graph-view g.node.value')].m
   const bin = [...g.classList].find((c) => c.startsWith('gbin')) ?? '';
   const box = getComputedStyle(g.querySelector(':scope > polygon'));
   const op = g.querySelector(':scope > text[id$="-op"]');
-  return {bin, fill: box.fill, dashes: box.strokeDasharray, current: g.classList.contains('current'),
-          op: op ? getComputedStyle(op).fill : null};
+  return {bin, fill: box.fill, dashes: box.strokeDasharray,
+          current: g.classList.contains('current'), op: op ? getComputedStyle(op).fill : null};
 })"""
 
 
@@ -70,9 +70,7 @@ def _contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_op_symbols_read_on_every_fill_and_the_sign_is_not_hue_alone(
-    audited, theme: str
-) -> None:
+def test_op_symbols_read_on_every_fill_and_the_sign_is_not_hue_alone(audited, theme: str) -> None:
     """As the browser paints them: each op symbol ≥ 4.5:1 on its box (the strongest fills
     too), and a negative grad's box dashed where a positive one's is solid."""
     audited.emulate_media(color_scheme=theme)

@@ -38,6 +38,22 @@ def test_the_browser_formats_every_number_as_the_golden_table(page) -> None:
     assert got == [text for _, _, _, text in GOLDEN["cases"]]
 
 
+def test_the_browser_decides_every_relation_as_the_golden_table(page) -> None:
+    """``=`` or ``≈`` between a sum or product shown with its numbers and its result."""
+    page.goto("/")
+    wait_for(page, "() => document.querySelector('#graph-view svg')")
+    got = page.evaluate(
+        """async (cases) => {
+          const p = await import('/static/parts.js');
+          return cases.map(([op, of, kinds, to, d]) => p.relationText(
+            { op, of: of.map((_, i) => i), to: of.length, exact: "exact", inexact: "inexact" },
+            kinds + "n", [...of, to], d));
+        }""",
+        GOLDEN["relations"],
+    )
+    assert got == [sign for *_, sign in GOLDEN["relations"]]
+
+
 # lines as the structure writes them: text, and slots (ints) whose kinds and numbers follow
 LINES = [
     (["(1 − ", 0, "²)"], "f", [1e-6]),
