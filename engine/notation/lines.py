@@ -249,11 +249,15 @@ def contribution_text(r: Result, i: int, refs: LineRefs) -> ContributionText:
 
 
 def change_text(name: str, before: Ref, added: Ref, after: Ref) -> Parts:
-    """``n.grad: 0.0000 → 0.5000``, or ``→ ≈`` when the shown ``added`` (said on the line
-    before) and the shown before do not add up to the shown after."""
-    after_num: Num = (*after, "n")
-    gets = Relation("add", ((*before, "n"), (*added, "n")), after_num, " → ", " → ≈ ")
-    return (f"{name}: ", (*before, "n"), gets, after_num)
+    """``n.grad: 0.0000 → 0.5000``: ``added`` is said on the line before."""
+    shown: tuple[Num, Num, Num] = ((*before, "n"), (*added, "n"), (*after, "n"))
+    return (f"{name}: ", shown[0], becomes(*shown), shown[2])
+
+
+def becomes(before: Num, added: Num, after: Num) -> Relation:
+    """The ``→`` of a grad's before → after, ``→ ≈`` when the shown before and the shown
+    ``added`` do not add up to the shown after."""
+    return Relation("add", (before, added), after, " → ", " → ≈ ")
 
 
 def seed_text(output: str) -> Parts:

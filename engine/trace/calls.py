@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.language import Call, Program
-from engine.notation import Parts
+from engine.notation import Num, Parts, becomes
 from engine.trace import titles
 from engine.trace.data import CallInfo, CallOutline, Edge, Node, NodeOutline
 from engine.trace.slots import Slots
@@ -102,7 +102,10 @@ class Calls:
         sent_at = {node: j for j, node in enumerate(walk.step_nodes) if j > 0}
         leaving: dict[int, dict[int, list[int]]] = {}  # call -> value outside it -> its lines
         for k, line in enumerate(walk.lines):
-            for c in self.around(line.node) - self.around(line.operand):
+            senders = self.around(line.node)
+            if self.nodes[line.operand].kind != "input":  # a parameter inside is said too
+                senders -= self.around(line.operand)
+            for c in senders:
                 leaving.setdefault(c, {}).setdefault(line.operand, []).append(k)
         infos = []
         for call in outlines:
@@ -211,14 +214,17 @@ def _backward(
     totals: list[tuple[int, ...]],
 ) -> tuple[Parts, ...]:
     """``w[0].grad += 0.0123 (w[0] of Neuron 3, Layer 1)``, one line for each value outside
-    the call that its backward steps send gradient to (``sent``: each such value's lines of the
-    walk): the sum of those contributions, and the grad before and after."""
+    the call, and each parameter inside it, that its backward steps send gradient to (``sent``:
+    each such value's lines of the walk): the sum of those contributions, and the grad before
+    and after."""
     out: list[Parts] = []
     for o, lines in sorted(sent.items()):
         totals.append(tuple(lines))
         name = nodes[o].grad_name
-        out.append((f"{name} += ", ("total", len(totals) - 1, "n"),
+        total: Num = ("total", len(totals) - 1, "n")
+        before: Num = ("before", lines[0], "n")
+        after: Num = ("after", lines[-1], "n")
+        out.append((f"{name} += ", total,
                     f" ({nodes[o].name} of {where[o]})" if o in where else "",
-                    f",   {name}: ", ("before", lines[0], "n"), " → ",
-                    ("after", lines[-1], "n")))  # fmt: skip
+                    f",   {name}: ", before, becomes(before, total, after), after))  # fmt: skip
     return tuple(out)

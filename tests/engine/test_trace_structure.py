@@ -5,11 +5,14 @@ and an update after backward() as a step of its own."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from test_parse import LECTURE_NEURON
 from traces import node, rows, shown, steps, text
 
-from app.lecture import MICROGRAD_README
+from app.lecture import LECTURE_MLP, MICROGRAD_README
+from app.lecture.notebook import LECTURE_MLP_CELL
 from engine import GradstepError, parse, trace
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.trace import key, outline
@@ -170,3 +173,34 @@ def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
     assert steps(plain, "update") == []
     with pytest.raises(GradstepError, match="none: this graph has no such steps"):
         check_step(plain.structure, "update", 0)
+
+
+ONE_POINT_MLP = "\n".join(
+    ["import random", LECTURE_MLP_CELL, "x = [2.0, 3.0, -1.0]", "n = MLP(3, [4, 4, 1])",
+     "y = n(x)", "y.backward()"]
+)  # fmt: skip
+
+
+def test_a_neuron_called_once_holds_the_weights_and_bias_it_was_made_with() -> None:
+    t = trace(parse(ONE_POINT_MLP))
+    calls = {c.id: c for c in t.structure.calls}
+    for n in t.structure.nodes:
+        if n.kind == "input":  # w[0..2] and b of a neuron: inside its call, at its run's start
+            call = calls[n.call]
+            assert call.title.startswith("Neuron") and call.first <= n.id <= call.last
+    assert "MLP(3, [4, 4, 1])" not in {c.title for c in calls.values()}  # nothing left in it
+    runs = sorted((c.first, c.last) for c in calls.values() if c.title.startswith("Neuron"))
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(runs))  # runs stay whole
+    # folded, its backward step says the grads it gave them
+    first = next(c for c in calls.values() if c.title == "Neuron 1")
+    said = [text(t, line) for line in first.backward]
+    assert [s.split(" += ")[0] for s in said] == ["w[0].grad", "w[1].grad", "w[2].grad", "b.grad"]
+
+
+def test_weights_several_calls_use_stay_with_the_constructor() -> None:
+    t = trace(parse(LECTURE_MLP))  # four points through one model: each weight used four times
+    calls = {c.id: c for c in t.structure.calls}
+    inputs = [n for n in t.structure.nodes if n.name in ("w[0]", "b")]
+    assert inputs and all(calls[n.call].title.startswith("Neuron") for n in inputs)
+    made_in = {calls[calls[calls[n.call].parent].parent].title for n in inputs}  # type: ignore[index]
+    assert made_in == {"MLP(3, [4, 4, 1])"}
