@@ -240,3 +240,29 @@ def test_closing_ends_the_spare_dot_and_starts_no_more() -> None:
     assert 'id="n0"' in layout.svg("digraph { n0 [id=n0] }")  # drawn by a dot of its own
     time.sleep(0.1)  # time for a refill thread, were one started
     assert runner._spare is None
+
+
+@needs_dot
+def test_an_open_mlps_neurons_are_drawn_in_the_programs_order() -> None:
+    """Left to right, each layer's neurons stand top to bottom as the program makes them (Neuron
+    1 first), each holding its own weights: Graphviz's crossing minimisation is kept short."""
+    from app.lecture.notebook import LECTURE_MLP_CELL
+
+    source = "\n".join(["import random", LECTURE_MLP_CELL, "x = [2.0, 3.0, -1.0]",
+                        "n = MLP(3, [4, 4, 1])", "y = n(x)", "y.backward()"])  # fmt: skip
+    graph = engine.tracing.outline(engine.parse(source))
+    fold = fold_view(graph, folded_calls(graph, "none"))
+    plain = subprocess.run(["dot", "-Tplain"], input=dot_source(graph, "LR", fold),
+                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    heights = {f[1]: float(f[3]) for f in map(str.split, plain.splitlines()) if f[0] == "node"}
+    calls = {c.id: c for c in graph.calls}
+    height_of: dict[int, list[float]] = {}
+    for n in graph.nodes:
+        if n.call is not None and calls[n.call].title.startswith("Neuron"):
+            height_of.setdefault(n.call, []).append(heights[f"n{n.id}"])
+    for layer in ("Layer 1", "Layer 2"):
+        neurons = [c for c in calls.values() if c.parent is not None
+                   and calls[c.parent].title == layer]  # fmt: skip
+        mean = [sum(height_of[c.id]) / len(height_of[c.id]) for c in neurons]
+        assert [c.title for c in neurons] == ["Neuron 1", "Neuron 2", "Neuron 3", "Neuron 4"]
+        assert mean == sorted(mean, reverse=True), layer  # Graphviz's y grows upwards
