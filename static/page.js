@@ -206,7 +206,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   ui.structure = { digest, structure };
   const training = result.body.training;
   const iteration = training ? training.iteration : null;
-  const otherIteration = iteration !== state.training?.iteration; // its answers to predict mode are not this one's
+  const otherIteration = iteration !== (state.training?.iteration ?? null); // predict mode's answers were another's
   setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, engines: result.body.engines, training, iteration: state.iteration === null ? null : iteration });
   stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   if (otherIteration && state.predict && state.frontier >= 0) { // predict mode asks this iteration's grads afresh

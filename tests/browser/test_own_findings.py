@@ -14,7 +14,8 @@ from browser_wait import frames, wait_for
 from learner_pages import WRONG_IDS_JS, answer, mistake, source_of
 from stepper_pages import paste, title
 
-from app.numbers import format_number
+from app.numbers import format_number, relation_text
+from engine.notation import Relation
 
 pytestmark = pytest.mark.browser
 
@@ -71,9 +72,13 @@ def test_a_mistake_is_found_marked_explained_and_pointed_at(page, base_url, name
     items.first.click()
     here = structure["steps"][first["step"]]
     assert title(page) == here["title"]
+    numbers, plain = first["numbers"], "n" * len(first["numbers"])
     sentence = "".join(
-        p if isinstance(p, str) else format_number(first["numbers"][p]) for p in first["text"]
-    )
+        p if isinstance(p, str)
+        else relation_text(Relation(**p), plain, numbers, 4) if isinstance(p, dict)
+        else format_number(numbers[p])
+        for p in first["text"]
+    )  # fmt: skip
     assert page.locator("#explanation .finding").first.inner_text() == sentence
     live = "(s) => document.querySelector('[data-part=live]').textContent.includes(s)"
     wait_for(page, live, sentence)  # the narration says it too

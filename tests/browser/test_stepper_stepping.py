@@ -97,7 +97,7 @@ def test_explanation_of_known_steps(page):
     assert "∂c/∂a = 1" in text
     assert "= 1.0000 × (−27.7668) = −27.7668" in text
     assert "a.grad: 166.6006 → 138.8338, accumulates (a is used by " in text
-    assert "b.grad: 673.3440 → 645.5773, accumulates (b is used by " in text
+    assert "b.grad: 673.3440 → ≈ 645.5773, accumulates (b is used by " in text  # 645.5772 shown
     # the current node's source span is highlighted in the editor
     assert page.locator("#gutter .current-line").inner_text().strip() == "5"
     mark_box(page, "span", line=5, columns=(5, 10))  # c = [a + b]

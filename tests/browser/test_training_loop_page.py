@@ -84,9 +84,13 @@ def test_page_up_from_an_iterations_first_step_goes_back_to_the_one_before(page)
     assert shown(page)["iteration"] == "iteration 5"
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_brackets_buttons_and_the_plot_move_between_iterations_keeping_step_and_layout(
-    page,
+    page, shot, size: tuple[int, int], theme: str
 ) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(color_scheme=theme)
     page.goto("/?preset=lecture-training&phase=backward&step=3")
     wait_drawn(page, 0)
     assert shown(page)["iteration"] == "iteration 19" and position(page) == "backward 4/305"
@@ -110,3 +114,28 @@ def test_brackets_buttons_and_the_plot_move_between_iterations_keeping_step_and_
     assert page.evaluate("document.querySelector('#graph-view svg').dataset.kept") == "yes"
     assert page.locator('[data-iterations="next"]').is_enabled()
     assert page.locator('[data-iterations="prev"]').is_disabled()
+    strip = page.locator("#iterations").bounding_box()
+    assert strip["y"] + strip["height"] <= size[1] / 4  # above the explanation, without scrolling
+    loss = page.locator('[data-iterations="loss"]')
+    assert float(loss.evaluate("(el) => getComputedStyle(el).fontSize").removesuffix("px")) >= 14
+    shot(page, f"training-loop-strip-{size[0]}-{theme}")
+
+
+@pytest.mark.parametrize(("size", "theme"), [((1280, 720), "light"), ((1920, 1080), "dark")])
+def test_a_product_that_does_not_reproduce_says_approximately(
+    page, shot, size: tuple[int, int], theme: str
+) -> None:
+    """micrograd's README, its last step: 673.3440 − 27.7668 is 645.5772, so the grad's change
+    to 645.5773 is written → ≈; the products that do multiply out keep =."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(color_scheme=theme)
+    page.goto("/?preset=micrograd-readme&phase=backward&step=25")
+    wait_drawn(page, 0)
+    said = page.locator("#explanation").inner_text()
+    assert "b.grad: 673.3440 → ≈ 645.5773" in said
+    assert "a.grad: 166.6006 → 138.8338" in said  # this one adds up
+    assert "= 1.0000 × (−27.7668) = −27.7668" in said
+    page.select_option("#decimals", "2")
+    at_two = page.locator("#explanation").inner_text()  # decided again at the decimals shown
+    assert "a.grad: 166.60 → 138.83" in at_two and "b.grad: 673.34 → ≈ 645.58" in at_two
+    shot(page, f"approximately-{size[0]}-{theme}")
