@@ -35,7 +35,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "engin
 
 from timing import interleaved, measure, ratio
 
-from app.lecture import DEMO, LECTURE_MLP
+from app.lecture import DEMO, LECTURE_MLP, LECTURE_TRAINING
 from app.presets import MICROGRAD_README
 from engine import GradstepError, parse, trace
 from engine.limits import MAX_NODES
@@ -64,6 +64,11 @@ HOSTILE = {
     "10,000 nested parentheses": "(" * 10_000 + "1" + ")" * 10_000,
     "a megabyte of 1+": "1+" * 500_000 + "1",
     "9**9**9": "9**9**9",
+    # the run limits at their largest (a training loop needs them: micrograd's demo, 100 times)
+    "backward() on a new graph, 50,000 times": (
+        "x = Value(1.0)\nfor i in range(10**6):\n    y = x * 2.0\n    y.backward()"
+    ),
+    "1,000,000 loop passes": "t = [sum(range(50000)) for k in range(1000)]",
 }
 
 
@@ -132,6 +137,7 @@ def main() -> None:
         ("400 inputs, 800 ops", MANY_INPUTS, True),
         (f"{MAX_NODES - 3:,} values", MAX_GRAPH, False),
         ("lecture MLP cell, one training step", LECTURE_MLP, False),  # its Value: gradstep's
+        ("lecture training loop, 20 iterations", LECTURE_TRAINING, False),
         ("demo.ipynb model + loss, 4 moons", DEMO, False),  # needs numpy and sklearn
     ):
         python = re.sub(r"(?m)^[ \t]*[%!].*$", "", source)  # a notebook's %matplotlib line

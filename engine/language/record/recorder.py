@@ -121,6 +121,7 @@ class Recorder:
         self.events = 0  # backward() and draw_dot() calls so far
         self.current: Value | None = None  # the value of the last of them
         self.passes: list[Pass] = []  # one per iteration of a training loop
+        self.made_at: dict[Site, int] = {}  # how many passes each backward() call has made
         self.pinned: set[Value] = set()  # the graph of the iteration asked for, once it is past
         self.changes: list[tuple[int, DataChange]] = []  # .data changes, after how many events
         self.last_serial = -1  # the newest value
@@ -252,7 +253,8 @@ class Recorder:
         if latest is not None and latest.output is v:
             latest.last = self.events
             return False
-        index = sum(1 for p in self.passes if p.site == site)
+        index = self.made_at.get(site, 0)
+        self.made_at[site] = index + 1
         self.passes.append(Pass(site, index, v.data, self.events, self.events, v))
         if latest is None:
             return True
