@@ -310,7 +310,7 @@ function wire() {
   });
   document.addEventListener("keydown", stepper.onKey);
   wireOwn(stepper, ui.pointed, ui.editor, (engine) => {
-    setState({ engine });
+    setState({ engine, iteration: null }); // the other engine's graph: its last iteration
     run();
   });
 }

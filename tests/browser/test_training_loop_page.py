@@ -69,6 +69,11 @@ def test_the_lecture_steps_by_page_down_alone_through_its_twenty_iterations(page
     for _ in range(3):  # the end of the last iteration is a wall
         page.keyboard.press("PageDown")
     assert shown(page)["iteration"] == "iteration 19" and position(page) == "update"
+    go_to_iteration(page, 3)  # back to the program's own engine: its last graph, no error
+    before = runs(page)
+    page.click('#engine-switch button[data-engine="auto"]')
+    wait_drawn(page, before)
+    assert page.locator("#error").is_hidden() and page.locator("#iterations").is_hidden()
 
 
 def test_page_up_from_an_iterations_first_step_goes_back_to_the_one_before(page) -> None:
