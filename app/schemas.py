@@ -132,6 +132,9 @@ class ErrorResponse(Strict):
 class Health(Strict):
     status: Literal["ok"]
     backend: Literal["dot", "wasm"]
+    links: Literal["ok", "degraded"] = Field(
+        description="degraded: the link store cannot be opened; short links answer 503"
+    )
 
 
 # ── the training lab (/train, /api/train…) ───────────────────────────────────────────────────

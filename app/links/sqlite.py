@@ -32,18 +32,26 @@ class SQLiteStore(LinkStore):
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.RLock()
+        # messages name the store's kind, never its path: they reach the browser (a 503)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit: each statement outside batch() is committed before it returns
             self._db = sqlite3.connect(
                 path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
             )
+        except (OSError, sqlite3.Error) as error:
+            why = error.strerror if isinstance(error, OSError) else error  # OSError's names a path
+            raise StoreError(f"cannot open the link store (SQLite): {why}") from error
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"cannot open the link store {path}: {error}") from error
-        with self.batch(), self._use() as db:
-            migrate(db.cursor(), MIGRATIONS)
+            with self.batch(), self._use() as db:
+                migrate(db.cursor(), MIGRATIONS)
+        except (sqlite3.Error, StoreError) as error:
+            self._db.close()  # a store that cannot be used keeps no file open
+            if isinstance(error, StoreError):
+                raise
+            raise StoreError(f"cannot open the link store (SQLite): {error}") from error
 
     @contextmanager
     def _use(self) -> Iterator[sqlite3.Connection]:
@@ -51,7 +59,7 @@ class SQLiteStore(LinkStore):
             try:
                 yield self._db
             except sqlite3.Error as error:
-                raise StoreError(f"the link store {self.path} failed: {error}") from error
+                raise StoreError(f"the link store (SQLite) failed: {error}") from error
 
     @contextmanager
     def batch(self) -> Iterator[None]:

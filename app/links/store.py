@@ -68,6 +68,10 @@ class LinkStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def healthy(self) -> bool:
+        """Whether links can be stored and opened (``/healthz``)."""
+        return True
+
     def export(self) -> Iterator[Record]:
         """Every link, in id order, a page at a time (no lock held between pages)."""
         after = ""

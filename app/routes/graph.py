@@ -93,4 +93,6 @@ def get_presets() -> tuple[Preset, ...]:
 
 @router.get("/healthz", response_model=Health, tags=["health"])
 def healthz(request: Request) -> Health:
-    return Health(status="ok", backend=layout_of(request).backend)  # type: ignore[arg-type]
+    links = "ok" if request.app.state.links.healthy() else "degraded"
+    backend = layout_of(request).backend
+    return Health(status="ok", backend=backend, links=links)  # type: ignore[arg-type]

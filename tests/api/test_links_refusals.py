@@ -115,3 +115,33 @@ def test_a_store_newer_than_this_gradstep_is_refused(tmp_path: Path) -> None:
         db.execute("INSERT INTO schema_version VALUES (2)")
     with pytest.raises(StoreError, match="version 2, newer than this gradstep knows"):
         open_store(f"sqlite:///{path}")
+
+
+@pytest.mark.parametrize("broken", ["malformed file", "data folder under a file"])
+def test_a_store_that_cannot_be_opened_costs_the_links_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    """Issue 30, item 10: a malformed links.sqlite3 or an unusable GRADSTEP_DATA stopped the
+    whole app from starting. Now it starts, serves graphs and pages, answers links 503 without
+    naming the server's paths, says so in /healthz, and recovers once the store is mended."""
+    data = tmp_path / "data"
+    if broken == "malformed file":
+        data.mkdir()
+        (data / "links.sqlite3").write_bytes(b"this is not a database, " * 200)
+    else:
+        data.parent.mkdir(exist_ok=True)
+        (tmp_path / "file").write_text("a file, not a folder")
+        data = tmp_path / "file" / "data"  # mkdir of it fails, even for root
+    with make_client(data, monkeypatch, 1000) as client:
+        assert client.get("/").status_code == 200
+        assert client.post("/api/graph", json={"preset": "lecture-neuron"}).status_code == 200
+        assert client.get("/healthz").json()["links"] == "degraded"
+        for response in (client.post("/api/links", json=VIEW), client.get("/s/aaaaaaaa")):
+            message = refusal(response, 503)
+            assert message.startswith("short links are unavailable (cannot open the link store")
+            assert str(tmp_path) not in message and "sqlite3" not in message
+        if broken == "malformed file":  # mended while serving: links work again, no restart
+            (data / "links.sqlite3").unlink()
+            monkeypatch.setattr("app.links.reopening.RETRY_OPEN_S", 0.0)
+            create(client, VIEW)
+            assert client.get("/healthz").json()["links"] == "ok"
