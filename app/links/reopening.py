@@ -1,7 +1,9 @@
 """The server's link store: opened at start-up when it can be, and again later when it could
 not, so that a broken store (a malformed SQLite file, an unwritable data folder, a PostgreSQL
 server that is down) costs the short links alone. The app starts and serves every graph and page;
-each link request answers 503 until the store opens; ``/healthz`` says the links are degraded."""
+each link request answers 503 until the store opens; ``/healthz`` says the links are degraded.
+A SQLite file deleted or replaced while serving is opened anew before the next request, so no
+link is answered 201 into a file that is gone."""
 
 from __future__ import annotations
 
@@ -32,6 +34,9 @@ class ReopeningStore(LinkStore):
 
     def _open(self) -> LinkStore:
         with self._lock:
+            if self._store is not None and self._store.moved():  # deleted or replaced: its
+                self._store.close()  # writes would be lost, so open the store at its path anew
+                self._store, self._tried = None, -math.inf
             if self._store is None and self._clock() - self._tried >= RETRY_OPEN_S:
                 self._tried = self._clock()
                 try:

@@ -9,6 +9,7 @@ lock (a link is one row read by its primary key); worker processes share the fil
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -47,6 +48,7 @@ class SQLiteStore(LinkStore):
             self._db.execute("PRAGMA synchronous=FULL")
             with self.batch(), self._use() as db:
                 migrate(db.cursor(), MIGRATIONS)
+            self._file = _identity(path)
         except (sqlite3.Error, StoreError) as error:
             self._db.close()  # a store that cannot be used keeps no file open
             if isinstance(error, StoreError):
@@ -98,3 +100,16 @@ class SQLiteStore(LinkStore):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def moved(self) -> bool:
+        """Whether the file was deleted or replaced since it was opened: this connection would
+        write to a file no later start opens (its links lost after a 201)."""
+        return _identity(self.path) != self._file
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino

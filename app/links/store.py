@@ -72,6 +72,10 @@ class LinkStore(ABC):
         """Whether links can be stored and opened (``/healthz``)."""
         return True
 
+    def moved(self) -> bool:
+        """Whether the store is no longer where it was opened (a deleted SQLite file)."""
+        return False
+
     def export(self) -> Iterator[Record]:
         """Every link, in id order, a page at a time (no lock held between pages)."""
         after = ""

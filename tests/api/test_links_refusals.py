@@ -145,3 +145,19 @@ def test_a_store_that_cannot_be_opened_costs_the_links_alone(
             monkeypatch.setattr("app.links.reopening.RETRY_OPEN_S", 0.0)
             create(client, VIEW)
             assert client.get("/healthz").json()["links"] == "ok"
+
+
+def test_links_made_after_the_store_file_was_deleted_are_not_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, item 11: after `rm links.sqlite3*` while serving, five links were answered 201
+    and opened, and all five were gone after a restart (written into the deleted file)."""
+    with make_client(tmp_path, monkeypatch, 1000) as client:
+        create(client, VIEW)
+        for path in tmp_path.glob("links.sqlite3*"):
+            path.unlink()
+        made = [create(client, {**VIEW, "step": step}) for step in range(5)]
+    assert (tmp_path / "links.sqlite3").exists()
+    with make_client(tmp_path, monkeypatch, 1000) as restarted:
+        for link_id in made:
+            assert restarted.get(f"/s/{link_id}", follow_redirects=False).status_code == 303
