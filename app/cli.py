@@ -29,7 +29,8 @@ from app.settings import MAX_PORT, Settings, env_name, problems
 from engine.errors import GradstepError
 from engine.steps import Phase
 
-GRACEFUL_SHUTDOWN_S = 30  # SIGTERM: in-flight requests (layout is capped at seconds) finish
+GRACEFUL_SHUTDOWN_S = 8  # SIGTERM: in-flight requests (layout is capped at seconds) finish;
+# an export still streaming then is cut, so that the server and its children end within 10 s
 SERVE_FLAGS = ("host", "port", "workers", "limit_concurrency")  # Settings fields, as --flags
 
 

@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         limit_heaps()  # before the request threads are made: they share the heaps
+        png.start()
         # short links; migrated before any request
         app.state.links = store = ReopeningStore(settings.links_url())  # broken: links 503
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)

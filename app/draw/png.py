@@ -177,6 +177,7 @@ PARENT_CHECK_S = 2.0  # how often a PNG process looks whether the server is stil
 _gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_closed = False  # the app is shutting down: no new process (it would outlive the server)
 
 
 def _start_worker(niceness: int, server: int) -> None:
@@ -202,6 +203,8 @@ def _render(arguments: dict[str, Any]) -> bytes:
 def _current_pool() -> ProcessPoolExecutor:
     global _pool
     with _lock:
+        if _closed:  # an export still running when the app shut its pool down
+            raise Unavailable("the server is shutting down", "unavailable", RETRY_AFTER_PNG_S)
         if _pool is None:
             spawn = multiprocessing.get_context("spawn")  # never fork a threaded server
             _pool = ProcessPoolExecutor(
@@ -241,10 +244,20 @@ def rasterise(**arguments: Any) -> bytes:
             ) from None
 
 
-def shutdown() -> None:
-    """End the PNG process and wait for it (the app is shutting down); a later PNG starts
-    another (several apps share this module in one test run)."""
+def start() -> None:
+    """An app starts: PNGs may start a process again (several apps share this module in one
+    test run, one after another)."""
+    global _closed
     with _lock:
-        pool = _pool
+        _closed = False
+
+
+def shutdown() -> None:
+    """End the PNG process and wait for it (the app is shutting down); until ``start``, a PNG
+    asked for (an export's next frame, still running) is refused instead of starting another
+    process, which would hold multiprocessing's resource tracker past the server's end."""
+    global _closed
+    with _lock:
+        pool, _closed = _pool, True
     if pool is not None:
         _discard(pool, wait=True)

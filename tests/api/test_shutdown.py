@@ -142,3 +142,39 @@ def test_sigterm_leaves_no_process_of_the_server_behind() -> None:
         left = processes_marked(mark.encode())
         assert left == {}, left
     assert os.environ.get(name) is None  # the mark was the server's alone
+
+
+def test_sigterm_during_exports_ends_the_server_and_its_children_within_ten_seconds() -> None:
+    """Issue 30, item 7: SIGTERM while ZIPs and GIFs were streaming left the server alive for
+    minutes (3 runs of 3): an export's next frame, after the app had ended its PNG process,
+    started another, which held the resource tracker. Now the exports in flight are cut after
+    the graceful wait (8 s) and nothing is left 10 s after the signal."""
+    mark = f"GRADSTEP_TEST_RUN={uuid.uuid4().hex}"
+    name, value = mark.split("=")
+    with gradstep_serve({"GRADSTEP_LAYOUT": "dot", name: value}) as (process, url):
+        ended: list[str] = []
+
+        def export(kind: str) -> None:
+            query = {"preset": "micrograd-readme"}
+            try:
+                response = httpx.get(f"{url}/api/graph.{kind}", params=query, timeout=60)
+                ended.append(str(response.status_code))
+            except httpx.HTTPError:
+                ended.append("cut")
+
+        exports = [threading.Thread(target=export, args=(k,)) for k in ("zip", "gif") * 2]
+        for t in exports:
+            t.start()
+        deadline = time.monotonic() + 60
+        while not any(b"spawn_main" in c for c in processes_marked(mark.encode()).values()):
+            assert time.monotonic() < deadline, "no export started its PNG process"
+            time.sleep(0.05)  # the exports are rendering frames
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        assert process.wait(10) in (0, -signal.SIGTERM)
+        while processes_marked(mark.encode()) and time.monotonic() - signalled < 10:
+            time.sleep(0.1)
+        assert processes_marked(mark.encode()) == {}
+        for t in exports:
+            t.join(60)
+        assert len(ended) == 4 and "cut" in ended, ended  # the GIFs take longer than 8 s
