@@ -81,17 +81,18 @@ class Gate:
         return cls("layout", slots, 2 * slots if queue is None else queue, RETRY_AFTER_BUSY_S)
 
     @contextmanager
-    def slot(self) -> Iterator[None]:
-        self.enter()
+    def slot(self, wait: bool = False) -> Iterator[None]:
+        self.enter(wait)
         try:
             yield
         finally:
             self.leave()
 
-    def enter(self) -> None:
-        """Take a slot, waiting in the queue if need be; refused at once when the queue is full.
-        Every ``enter`` is matched by one ``leave``."""
-        if not self._admitted.acquire(blocking=False):
+    def enter(self, wait: bool = False) -> None:
+        """Take a slot, waiting in the queue if need be; refused at once when the queue is full,
+        unless ``wait`` (work admitted already, such as an export's next frame: its stream has
+        begun, and a refusal now would break it). Every ``enter`` is matched by one ``leave``."""
+        if not self._admitted.acquire(blocking=wait):
             raise self._refusal()
         with self._count:
             self._inside += 1

@@ -118,7 +118,7 @@ def zip_of_steps(
             svg = picture(step.phase, step.step)
             # the SVGs shrink about 10× with deflate; PNGs are compressed already
             archive.writestr(f"{step.stem}.svg", standalone_svg(svg, theme), zipfile.ZIP_DEFLATED)
-            archive.writestr(f"{step.stem}.png", svg_to_png(svg, theme, scale))
+            archive.writestr(f"{step.stem}.png", svg_to_png(svg, theme, scale, wait=True))
             yield sink.take()
     yield sink.take()
 
@@ -133,7 +133,8 @@ def backward_gif(
     finished picture lacks: without it the highlight turned brown)."""
 
     def frame(phase: Phase | None, step: int | None) -> Image.Image:
-        with Image.open(io.BytesIO(svg_to_png(picture(phase, step), theme, scale))) as image:
+        png = svg_to_png(picture(phase, step), theme, scale, wait=True)  # admitted: never refused
+        with Image.open(io.BytesIO(png)) as image:
             return image.convert("RGB")
 
     steps = walk(structure, ("backward",))

@@ -142,9 +142,10 @@ def check_pixels(svg: str, scale: float, limit: PixelLimit = PICTURE_LIMIT) -> N
         )
 
 
-def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
+def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0, wait: bool = False) -> bytes:
     """A filled graph SVG (``SvgTemplate.fill``'s output, no inline style) as PNG bytes, at
-    ``scale`` pixels per CSS pixel. Raises GradstepError (kind ``limit``) when too large."""
+    ``scale`` pixels per CSS pixel. Raises GradstepError (kind ``limit``) when too large;
+    ``Unavailable`` when the renderer is full, unless ``wait`` (an admitted export's frame)."""
     check_pixels(svg, scale)
     root_end = svg.index(">", svg.index("<svg"))
     # the picture's size in whole pixels, the drawing fitted to it by its viewBox: resvg rounds
@@ -153,6 +154,7 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0) -> bytes:
     size = {"width": width, "height": height}
     root = _SIZE.sub(lambda m: f'{m[1]}="{size[m[1]]}"', svg[:root_end], count=2)
     png = rasterise(  # resvg in a process of its own: it holds the GIL for ~0.5 s
+        wait,
         svg_string=root + svg[root_end:],
         zoom=1.0,
         background=background(theme),
@@ -229,9 +231,10 @@ def check_room() -> None:
     _gate.check()
 
 
-def rasterise(**arguments: Any) -> bytes:
-    """``resvg_py.svg_to_bytes(**arguments)``, run in the PNG process pool."""
-    with _gate.slot():
+def rasterise(wait: bool = False, **arguments: Any) -> bytes:
+    """``resvg_py.svg_to_bytes(**arguments)``, run in the PNG process pool (``wait``: for a
+    place in its queue, rather than be refused)."""
+    with _gate.slot(wait):
         pool = _current_pool()
         try:
             return pool.submit(_render, arguments).result()

@@ -15,7 +15,7 @@ import segno
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from app.capacity import Answers
+from app.capacity import Answers, Gate
 from app.draw.frames import (
     GIF_LIMIT,
     Picture,
@@ -27,7 +27,7 @@ from app.draw.frames import (
     zip_of_steps,
 )
 from app.draw.offline import offline_html
-from app.draw.png import PICTURE_LIMIT, PixelLimit, check_room, fit_scale, svg_to_png
+from app.draw.png import PICTURE_LIMIT, PNG_PROCESSES, PixelLimit, check_room, fit_scale, svg_to_png
 from app.draw.slide import Aspect, caption, caption_height, graph_aspect, slide_svg
 from app.pipeline import Drawn, draw
 from app.query import Graph, GraphQuery, StepAt, download_name
@@ -62,6 +62,37 @@ AspectQuery = Annotated[
     Aspect,
     Query(description="16:9 or 4:3: a slide, the explanation under the graph; graph: the graph"),
 ]
+
+
+# ZIPs and GIFs streaming at once. An export is admitted before its first byte (else a 503 with
+# Retry-After); once admitted, its frames wait their turn for the PNG process rather than be
+# refused, which cut streams that had answered 200 (4 ZIPs at once: one cut short).
+EXPORT_STREAMS = PNG_PROCESSES + 1
+RETRY_AFTER_EXPORT_S = 5
+_exports = Gate("export", EXPORT_STREAMS, 0, RETRY_AFTER_EXPORT_S)
+
+
+class Admitted:
+    """An export's place among ``EXPORT_STREAMS``, given back when its stream ends, fails, or
+    is dropped without being read (a client gone before the first byte)."""
+
+    def __init__(self) -> None:
+        _exports.enter()  # refused at once (503) when every place is taken
+        self._held = True
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            _exports.leave()
+
+    def around(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        try:
+            yield from chunks
+        finally:
+            self.release()
+
+    def __del__(self) -> None:
+        self.release()
 
 
 FRAMES_HEADER = "x-gradstep-frames"  # how many pictures a ZIP or GIF holds, before any arrives
@@ -163,10 +194,15 @@ def get_graph_zip(
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
     phases: tuple[Phase, ...] = ("forward", "backward")
     preferred = 2.0 if aspect == "graph" else 1.0
-    picture, structure, scale, frames = _frames(
-        request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
-    )
-    chunks = zip_of_steps(picture, structure, graph.theme, scale)
+    admitted = Admitted()  # before the graph is drawn for nothing
+    try:
+        picture, structure, scale, frames = _frames(
+            request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
+        )
+    except BaseException:
+        admitted.release()
+        raise
+    chunks = admitted.around(zip_of_steps(picture, structure, graph.theme, scale))
     return _stream(chunks, "application/zip", download_name(graph, ".zip"), frames)
 
 
@@ -185,10 +221,15 @@ def get_graph_gif(
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
     backward: tuple[Phase, ...] = ("backward",)
-    picture, structure, scale, frames = _frames(
-        request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
-    )
-    chunks = backward_gif(picture, structure, graph.theme, scale, delay)
+    admitted = Admitted()  # before the graph is drawn for nothing
+    try:
+        picture, structure, scale, frames = _frames(
+            request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
+        )
+    except BaseException:
+        admitted.release()
+        raise
+    chunks = admitted.around(backward_gif(picture, structure, graph.theme, scale, delay))
     return _stream(chunks, "image/gif", download_name(graph, "-backward.gif"), frames)
 
 

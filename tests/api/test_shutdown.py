@@ -1,9 +1,11 @@
 """SIGTERM to a live ``gradstep serve``: a graph request in flight is answered, a training
 stream ends with its ``done`` event (stopped), its worker process is gone, and the server exits
-long before the training run would have ended; no process the server started outlives it."""
+long before the training run would have ended; no process the server started outlives it. And
+exports under load, in a live server: whole, or refused before their first byte."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -11,6 +13,7 @@ import subprocess
 import threading
 import time
 import uuid
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,3 +181,35 @@ def test_sigterm_during_exports_ends_the_server_and_its_children_within_ten_seco
         for t in exports:
             t.join(60)
         assert len(ended) == 4 and "cut" in ended, ended  # the GIFs take longer than 8 s
+
+
+def test_exports_at_once_are_whole_or_refused_before_their_first_byte() -> None:
+    """Issue 30, item 8: exports past the PNG gate answered 200, then broke off ("incomplete
+    chunked": 4 ZIPs at once, 1 cut; 6, 3). Now each is admitted before its first byte or
+    answered 503 with Retry-After, and every 200 is a whole archive or GIF."""
+    with gradstep_serve({"GRADSTEP_LAYOUT": "dot"}) as (_, url):
+        answers: list[tuple[str, int, bytes, dict[str, str]]] = []
+
+        def export(kind: str) -> None:
+            query = {"preset": "micrograd-readme"}  # 51 frames: the eight overlap
+            response = httpx.get(f"{url}/api/graph.{kind}", params=query, timeout=120)
+            answers.append((kind, response.status_code, response.content,
+                            dict(response.headers)))  # fmt: skip
+
+        asked = [threading.Thread(target=export, args=(k,)) for k in ("zip",) * 5 + ("gif",) * 3]
+        for t in asked:
+            t.start()
+        for t in asked:
+            t.join(120)
+    statuses = [status for _, status, _, _ in answers]
+    assert len(answers) == 8 and set(statuses) <= {200, 503}, statuses
+    assert 200 in statuses and 503 in statuses  # eight at once: some wait for another time
+    for kind, status, body, headers in answers:
+        if status == 503:
+            assert headers["retry-after"] == "5" and json.loads(body)["error"]["kind"] == "busy"
+        elif kind == "zip":
+            with zipfile.ZipFile(io.BytesIO(body)) as archive:  # whole, or this raises
+                assert archive.testzip() is None
+                assert len(archive.namelist()) == 2 * int(headers["x-gradstep-frames"])
+        else:
+            assert body[:6] in (b"GIF87a", b"GIF89a") and body.endswith(b";")  # whole: trailer
