@@ -48,8 +48,7 @@ class Layer:
     self.neurons = [Neuron(numbers, nonlin) for numbers in neurons]
 
   def __call__(self, x):
-    out = [n(x) for n in self.neurons]
-    return out[0] if len(out) == 1 else out
+    return [n(x) for n in self.neurons]
 
 class MLP:
   def __init__(self, weights, nonlins):
@@ -58,7 +57,7 @@ class MLP:
   def __call__(self, x):
     for layer in self.layers:
       x = layer(x)
-    return x
+    return x[0] if len(x) == 1 else x
 """
 
 

@@ -78,3 +78,12 @@ def test_point_program_of_a_model_too_large_to_read_says_why() -> None:
     assert "fewer or smaller hidden layers" in str(caught.value)
     with pytest.raises(GradstepError, match="no point 4"):
         point_program(prepare(XOR), 4)
+
+
+@pytest.mark.parametrize("hidden", [(1,), (1, 4), (4, 1)])
+def test_a_hidden_layer_one_neuron_wide_is_inspected_too(hidden: tuple[int, ...]) -> None:
+    """Issue 30, item 14: such a layer handed the next one a value, not a list, and "Inspect one
+    point" answered 422 (zip() needs a list), though the model trains."""
+    program = point_program(prepare(replace(MOONS, hidden=hidden)), 0)
+    t = trace(parse(program.source))
+    assert t.numbers.data[t.structure.output] == program.loss
