@@ -41,17 +41,28 @@ class Budget:
     def loop(self, items: Iterable[object], what: str = "this loop") -> Iterator[object]:
         """``items``, counted against the per-loop and the total limit as they are taken."""
         n = 0
-        for item in items:
-            n += 1
-            self.iterations += 1
-            if n > limits.MAX_LOOP_ITERATIONS:
-                raise _limit(f"{what} ran {n:,} times; the limit is {limits.MAX_LOOP_ITERATIONS:,}")
-            if self.iterations > limits.MAX_TOTAL_ITERATIONS:
-                raise _limit(
-                    f"the program's loops ran {self.iterations:,} times in all; the limit is "
-                    f"{limits.MAX_TOTAL_ITERATIONS:,}"
-                )
-            yield item
+        try:
+            for item in items:
+                n += 1
+                self.iterations += 1
+                if n > limits.MAX_LOOP_ITERATIONS:
+                    raise _limit(
+                        f"{what} ran {n:,} times; the limit is {limits.MAX_LOOP_ITERATIONS:,}"
+                    )
+                if self.iterations > limits.MAX_TOTAL_ITERATIONS:
+                    raise _limit(
+                        f"the program's loops ran {self.iterations:,} times in all; the limit "
+                        f"is {limits.MAX_TOTAL_ITERATIONS:,}"
+                    )
+                yield item
+        except ValueError as error:  # g = (sum(g) for i in range(2)): Python's own refusal
+            if "already executing" not in str(error):
+                raise
+            raise GradstepError(
+                "a generator is read while it is still making its items (it reads itself): "
+                "make a list first, as in xs = [...], and read that",
+                kind="unsupported",
+            ) from None
 
     def enter(self) -> None:
         self.depth += 1

@@ -81,6 +81,13 @@ CORPUS: list[tuple[str, str, str, tuple[int, int, int] | None]] = [
     ("if statement", "x=2.0\nif x: y = x", "unsupported", (2, 1, 12)),
     ("loop over a value", "x = 2.0\nfor i in x: pass", "type", (2, 1, 17)),
     ("while loop without end", "while 1: pass", "limit", (1, 1, 14)),
+    # issue 30, item 15: Python's "generator already executing" was a bare ValueError
+    (
+        "a generator that reads itself",
+        "g = (sum(g) for i in range(2))\nx = list(g)",
+        "unsupported",
+        (1, 6, 12),
+    ),
     ("definitions only", "def f(x): return x\nclass A: pass", "syntax", (1, 1, 2)),
     ("super", "class A:\n  def f(self): return super().f()\nA().f()", "name", (2, 23, 28)),
     ("unpacking the wrong count", "x, y = 1.0, 2.0, 3.0", "arity", (1, 1, 21)),
