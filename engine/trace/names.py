@@ -3,10 +3,14 @@ its op and its operands' names."""
 
 from __future__ import annotations
 
+import re
+
 from engine import notation
 from engine.language import Program
 from engine.notation import Operand, Result
 from engine.value import Value
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Names:
@@ -20,7 +24,7 @@ class Names:
         for v in order:  # operands first: a made name is written in its operands' names
             user = v.label or program.labels.get(v)
             if user:
-                self.names[v] = user
+                self.names[v] = _writable(user)
             elif v.constant:
                 self.names[v] = notation.constant_name(v.data)
             elif v.op is None:
@@ -43,3 +47,9 @@ class Names:
             for i, p in enumerate(v.parents)
         )
         return Result(name, ("data", self.ids[v]), v.op, operands)
+
+
+def _writable(text: str) -> str:
+    """A name with any lone surrogate (``Value(2.0, label="\\ud800")``, which no UTF-8 text can
+    hold) replaced by U+FFFD, so that the drawing and the page can be written at all."""
+    return _SURROGATE.sub("\ufffd", text)

@@ -76,3 +76,15 @@ def test_every_step_has_the_engines_title_with_the_calls_around_it() -> None:
     # a call stepped over: its runs of steps, in the same words
     assert calls[0].forward_title == "Forward steps 1–2 of 5 · f(a, b), folded"
     assert calls[0].backward_title == "Backward steps 5–6 of 6 · f(a, b), folded"
+
+
+def test_a_label_no_utf_8_text_can_hold_is_written_with_a_replacement_character() -> None:
+    """Issue 30, item 15: Value(2.0, label="\\ud800x") raised UnicodeEncodeError in the
+    notebook's drawing (a lone surrogate cannot be encoded); now it is drawn as "\\ufffdx"."""
+    from app.notebook.drawing import draw_dot
+    from engine.value import Value
+
+    a = Value(2.0, label="\ud800x")
+    drawn = draw_dot(a * a)
+    assert drawn.trace.structure.nodes[0].name == "\ufffdx"
+    assert "\ufffdx" in drawn.svg
