@@ -213,3 +213,25 @@ def test_exports_at_once_are_whole_or_refused_before_their_first_byte() -> None:
                 assert len(archive.namelist()) == 2 * int(headers["x-gradstep-frames"])
         else:
             assert body[:6] in (b"GIF87a", b"GIF89a") and body.endswith(b";")  # whole: trailer
+
+
+def test_sigkill_leaves_no_process_of_the_server_behind() -> None:
+    """Issue 30, item 9: a killed server's PNG process and resource tracker lived on, reparented
+    to PID 1. Every process it started (the PNG process, the resource tracker, the training
+    jobs' fork server, a spare dot) ends within 10 s of the server's SIGKILL."""
+    mark = f"GRADSTEP_TEST_RUN={uuid.uuid4().hex}"
+    name, value = mark.split("=")
+    with gradstep_serve({"GRADSTEP_LAYOUT": "dot", name: value}) as (process, url):
+        query = {"preset": "accumulation"}
+        assert httpx.get(f"{url}/api/graph.png", params=query, timeout=60).status_code == 200
+        children = processes_marked(mark.encode())
+        children.pop(process.pid)
+        commands = b"\n".join(children.values())
+        for started in (b"resource_tracker", b"spawn_main", b"dot"):
+            assert started in commands, commands
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        killed = time.monotonic()
+        while processes_marked(mark.encode()) and time.monotonic() - killed < 10:
+            time.sleep(0.1)
+        assert processes_marked(mark.encode()) == {}
