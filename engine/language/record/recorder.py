@@ -256,13 +256,12 @@ class Recorder:
         index = self.made_at.get(site, 0)
         self.made_at[site] = index + 1
         self.passes.append(Pass(site, index, v.data, self.events, self.events, v))
-        if latest is None:
-            return True
-        if latest.index == self.target and latest.output is not None:
-            self.pinned.update(topological_order(latest.output))  # it may be the one drawn
-        else:
-            latest.output = None
-        self._forget(self.pinned.union(order))
+        if latest is not None:
+            if latest.index == self.target and latest.output is not None:
+                self.pinned.update(topological_order(latest.output))  # it may be the one drawn
+            else:
+                latest.output = None
+            self._forget(self.pinned.union(order))
         self.budget.next_graph()
         return True
 
