@@ -139,3 +139,21 @@ def test_bombs_on_the_new_surfaces_are_located_limit_errors(source: str, line: i
     assert time.perf_counter() - start < 2.0  # milliseconds here; the bound leaves room for CI
     assert err.value.kind == "limit", err.value.message
     assert err.value.span is not None and err.value.span.line == line
+
+
+@pytest.mark.parametrize(
+    ("source", "start"),
+    [
+        ("B = [[0]*2000]*2000\nz = [1]\nz.pop(B)", "pop([[0, 0, 0, 0, ...], "),
+        ("from sklearn.datasets import make_moons\nB = [[0]*2000]*2000\nX, y = make_moons(B)",
+         "n_samples is a whole number >= 2, not [[0, 0, 0, 0, ...], "),
+        ("d = {}\nd.pop('x' * 50000)", "pop(): the key 'xxxxxxxxxxxx...xxxxxxxxxxxxx' is not"),
+    ],
+    ids=["list.pop", "make_moons", "dict.pop"],
+)  # fmt: skip
+def test_a_message_quotes_a_value_briefly(source: str, start: str) -> None:
+    """Issue 30, item 2: z.pop(B) with B = [[0]*10000]*10000 wrote B's whole repr into the
+    message: a 300 MB answer after 15.6 s. A message quotes a value cut short as it is made."""
+    with pytest.raises(GradstepError) as err:
+        parse(source)
+    assert err.value.message.startswith(start) and len(err.value.message) < 200

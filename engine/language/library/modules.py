@@ -29,6 +29,7 @@ from engine.language.objects.kinds import (
     ModuleObject,
     Scope,
     Site,
+    brief,
     describe,
 )
 from engine.language.objects.operators import as_float
@@ -97,9 +98,11 @@ def _math_module() -> ModuleObject:
             try:
                 return f(as_float(x, f"math.{name}()"))
             except ValueError:
-                raise GradstepError(f"math.{name}({x!r}) is undefined", kind="domain") from None
+                raise GradstepError(
+                    f"math.{name}({brief(x)}) is undefined", kind="domain"
+                ) from None
             except OverflowError:
-                raise GradstepError(f"math.{name}({x!r}) overflows", kind="overflow") from None
+                raise GradstepError(f"math.{name}({brief(x)}) overflows", "overflow") from None
 
         return Builtin(f"math.{name}", run)
 
@@ -187,14 +190,14 @@ class Modules:
         defaults: Kwargs = {"n_samples": 100, "shuffle": True, "noise": None, "random_state": None}
         n, shuffle, noise, state = bind_arguments("make_moons", params, defaults, args, kwargs)
         if not isinstance(n, int) or isinstance(n, bool) or n < 2:
-            raise GradstepError(f"n_samples is a whole number >= 2, not {n!r}", kind="type")
+            raise GradstepError(f"n_samples is a whole number >= 2, not {brief(n)}", kind="type")
         m.budget.size(n, "this dataset")
         m.budget.bulk(n)
         if shuffle is not True:
             raise GradstepError("gradstep's make_moons always shuffles", kind="unsupported")
         spread = 0.0 if noise is None else as_float(noise, "noise=")
         if not 0.0 <= spread <= 1e6:
-            raise GradstepError(f"noise is a number from 0 to 1e6, not {noise!r}", "domain")
+            raise GradstepError(f"noise is a number from 0 to 1e6, not {brief(noise)}", "domain")
         seed = self.np_rng.randrange(2**32) if state is None else _seed(state)
         X, y = datasets.moons(n, spread, int(seed))
         return from_lists(X), Array(list(y))

@@ -14,7 +14,7 @@ from engine.errors import GradstepError
 from engine.language.library.nprandom import LegacyRandom
 from engine.language.objects.arguments import bind_arguments
 from engine.language.objects.array import Array, from_lists
-from engine.language.objects.kinds import Args, Builtin, Kwargs, Site, describe
+from engine.language.objects.kinds import Args, Builtin, Kwargs, Site, brief, describe
 from engine.language.objects.operators import as_float, collect
 
 if TYPE_CHECKING:
@@ -39,9 +39,9 @@ def _elementwise(name: str, f: Callable[[float], float]) -> Builtin:
         try:
             return f(number)
         except ValueError:
-            raise GradstepError(f"np.{name}({number!r}) is undefined", "domain") from None
+            raise GradstepError(f"np.{name}({brief(number)}) is undefined", "domain") from None
         except OverflowError:
-            raise GradstepError(f"np.{name}({number!r}) overflows", "overflow") from None
+            raise GradstepError(f"np.{name}({brief(number)}) overflows", "overflow") from None
 
     def run(m: Machine, args: Args, kwargs: Kwargs, site: Site) -> object:
         (x,) = bind_arguments(f"np.{name}", ("x",), {}, args, kwargs)

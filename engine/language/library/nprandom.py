@@ -13,6 +13,7 @@ import math
 import random
 
 from engine.errors import GradstepError
+from engine.language.objects.kinds import brief
 
 _N = 624
 _MASK = 0xFFFFFFFF
@@ -41,7 +42,8 @@ class LegacyRandom:
             seed = int(seed)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK:
             raise GradstepError(
-                f"np.random.seed takes a whole number from 0 to 2**32 - 1, not {seed!r}", "type"
+                f"np.random.seed takes a whole number from 0 to 2**32 - 1, not {brief(seed)}",
+                "type",
             )
         self._rng.setstate((3, _init_genrand(seed), None))
         self._gauss = None

@@ -19,6 +19,7 @@ from engine.language.objects.kinds import (
     Kwargs,
     Set,
     Site,
+    brief,
     describe,
 )
 from engine.language.objects.operators import collect
@@ -114,7 +115,7 @@ def _insert(m: Machine, site: Site, items: list[object], i: object, x: object) -
 
 def _pop(m: Machine, site: Site, items: list[object], i: object) -> object:
     if isinstance(i, bool) or not isinstance(i, int) or not -len(items) <= i < len(items):
-        raise GradstepError(f"pop({i!r}) from a list of {len(items)} items", kind="domain")
+        raise GradstepError(f"pop({brief(i)}) from a list of {len(items)} items", kind="domain")
     m.budget.bulk(len(items) - i if i >= 0 else -i)
     return items.pop(i)
 
@@ -232,7 +233,7 @@ def _dict_pop(
     if key(k) in d:
         return d.pop(k)
     if default is MISSING:
-        raise GradstepError(f"pop(): the key {k!r} is not in the dict", "domain")
+        raise GradstepError(f"pop(): the key {brief(k)} is not in the dict", "domain")
     return default
 
 

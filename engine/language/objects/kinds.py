@@ -9,6 +9,7 @@ evaluator is: which call (a frame) and which names are visible (a scope chain); 
 from __future__ import annotations
 
 import ast
+import reprlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -291,3 +292,14 @@ def describe(obj: object) -> str:
         return "NotImplemented"
     names[dict] = "a dict"
     return names.get(type(obj), f"a {type(obj).__name__}")
+
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxtuple, _BRIEF.maxdict = 2, 4, 4, 4
+_BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 30, 30, 30
+
+
+def brief(obj: object) -> str:
+    """``obj`` as a message quotes it: its repr, cut short while it is made (``[[0, 0, 0, 0,
+    ...], ...]``), never the megabytes a million-item list would write."""
+    return _BRIEF.repr(obj)
