@@ -14,6 +14,8 @@ statement, loop, call or operation that would pass it, and reported there as a `
   as deep as CPython's default allows (a deep call runs on a thread of its own: never deeper
   than Python's own limit, which gradstep never raises);
 - ``MAX_INSTANCES``: objects of the program's own classes made (its own ``Value`` nodes);
+- ``MAX_CLASS_WALK``: classes an attribute lookup may look through (a class, its bases, theirs),
+  checked where a class is made: a chain of 900 subclasses made every lookup cost 900 for free;
 - ``MAX_NODES``: values in one graph, inputs, constants and op results alike, checked on the
   graph each ``backward()`` walks and on the graph drawn; ``MAX_VALUES_MADE``: values made since
   the program began or since a training loop's last iteration (its ``backward()`` on a new
@@ -50,6 +52,7 @@ MAX_STATEMENTS = 200_000  # statements executed, loop and function bodies counte
 MAX_LOOP_ITERATIONS = 50_000  # passes of one loop or comprehension
 MAX_TOTAL_ITERATIONS = 1_000_000  # passes of all loops together
 MAX_CALL_DEPTH = 1_000  # calls nested in one another: recursion (CPython's default limit)
+MAX_CLASS_WALK = 100  # classes an attribute lookup may look through: a class, its bases, theirs
 MAX_INSTANCES = 20_000  # objects of the program's own classes: its Value nodes, neurons...
 MAX_TEXT_CHARS = 100_000  # characters in one string
 MAX_TEXT_BUILT = 2_000_000  # characters of all the strings the program builds

@@ -149,6 +149,7 @@ class Class:
     bases: tuple[Class, ...]
     attrs: dict[str, object]
     own: bool = True  # the program's (watched), not the prelude's
+    walk: int = 1  # the classes a lookup that finds nothing visits: this one, its bases, theirs
 
     def __repr__(self) -> str:
         return f"<class {self.name} of the program>"

@@ -22,6 +22,7 @@ from engine.language.objects.kinds import (
     Scope,
     describe,
 )
+from engine.limits import MAX_CLASS_WALK
 
 if TYPE_CHECKING:
     from engine.language.run.evaluator import Evaluator
@@ -88,7 +89,14 @@ def on_classdef(ev: Evaluator, stmt: ast.ClassDef, scope: Scope) -> None:
         elif type(item) is ast.Assign:
             ev.statement(item, body)
     own = scope.frame.unit is ev.top.unit
-    scope.vars[stmt.name] = Class(stmt.name, bases, attrs, own)  # type: ignore[arg-type]
+    walk = 1 + sum(base.walk for base in bases)  # type: ignore[attr-defined]
+    if walk > MAX_CLASS_WALK:  # else every attribute lookup would cost that walk, for free
+        raise GradstepError(
+            f"class {stmt.name}, its bases, theirs and so on are {walk:,} classes to look "
+            f"through; the limit is {MAX_CLASS_WALK} (inherit from fewer classes)",
+            kind="limit",
+        )
+    scope.vars[stmt.name] = Class(stmt.name, bases, attrs, own, walk)  # type: ignore[arg-type]
 
 
 def on_import(ev: Evaluator, stmt: ast.Import, scope: Scope) -> None:
