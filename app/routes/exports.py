@@ -146,17 +146,23 @@ def _frames(
     phases: tuple[Phase, ...],
     limit: PixelLimit,
     preferred: float,
-) -> tuple[Picture, Structure, float, int]:
+) -> tuple[Picture, Structure, float, int, Admitted]:
     """What a ZIP or a GIF draws: each step's picture, at a scale within every limit (checked
-    here, before the answer starts), and how many pictures."""
-    drawn = _draw(request, graph, aspect)
-    steps = walk(drawn.structure, phases)
-    picture = pictures(drawn, aspect, steps)
-    first = picture(None, None)
-    if scale is None:
-        scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
-    check_export(steps, first, scale, limit)
-    return picture, drawn.structure, scale, len(steps)
+    here, before the answer starts), how many pictures, and the export's admission (taken
+    first, so that a refused export draws nothing; the stream gives it back)."""
+    admitted = Admitted()
+    try:
+        drawn = _draw(request, graph, aspect)
+        steps = walk(drawn.structure, phases)
+        picture = pictures(drawn, aspect, steps)
+        first = picture(None, None)
+        if scale is None:
+            scale = export_scale(first, len(steps), MAX_FRAME_SIDE, preferred, limit)
+        check_export(steps, first, scale, limit)
+    except BaseException:
+        admitted.release()
+        raise
+    return picture, drawn.structure, scale, len(steps), admitted
 
 
 @router.get(
@@ -194,14 +200,9 @@ def get_graph_zip(
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
     phases: tuple[Phase, ...] = ("forward", "backward")
     preferred = 2.0 if aspect == "graph" else 1.0
-    admitted = Admitted()  # before the graph is drawn for nothing
-    try:
-        picture, structure, scale, frames = _frames(
-            request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
-        )
-    except BaseException:
-        admitted.release()
-        raise
+    picture, structure, scale, frames, admitted = _frames(
+        request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
+    )
     chunks = admitted.around(zip_of_steps(picture, structure, graph.theme, scale))
     return _stream(chunks, "application/zip", download_name(graph, ".zip"), frames)
 
@@ -221,14 +222,9 @@ def get_graph_gif(
     """The backward pass as a looping animated GIF, ``delay`` ms per step (Slides and
     PowerPoint play GIFs)."""
     backward: tuple[Phase, ...] = ("backward",)
-    admitted = Admitted()  # before the graph is drawn for nothing
-    try:
-        picture, structure, scale, frames = _frames(
-            request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
-        )
-    except BaseException:
-        admitted.release()
-        raise
+    picture, structure, scale, frames, admitted = _frames(
+        request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
+    )
     chunks = admitted.around(backward_gif(picture, structure, graph.theme, scale, delay))
     return _stream(chunks, "image/gif", download_name(graph, "-backward.gif"), frames)
 

@@ -183,8 +183,9 @@ def _program(
 ) -> Program:
     recorder = machine.recorder
     output = recorder.output() or _last_value(machine)
+    graph = topological_order(output)
     try:
-        machine.budget.graph(len(topological_order(output)))
+        machine.budget.graph(len(graph))
     except GradstepError as e:
         raise e.at(recorder.spans.get(output)) from None
     updates = recorder.updates(output)
@@ -194,7 +195,7 @@ def _program(
     _check_given(given, recorder.inputs)
     calls, call_of = tuple(recorder.calls), recorder.call_of
     if losses:  # each iteration's calls numbered alike: one structure, one layout for all
-        calls, call_of = _calls_of(output, calls, call_of)
+        calls, call_of = _calls_of(graph, calls, call_of)
     return Program(
         console=machine.console.close(),
         source=source,
@@ -212,12 +213,10 @@ def _program(
 
 
 def _calls_of(
-    output: Value, calls: tuple[Call, ...], call_of: dict[Value, int]
+    graph: list[Value], calls: tuple[Call, ...], call_of: dict[Value, int]
 ) -> tuple[tuple[Call, ...], dict[Value, int]]:
-    """The calls that made ``output``'s graph (and the calls around them), numbered 0.. in
-    order: the same numbers in every iteration of a training loop (folding names calls by
-    number)."""
-    graph = topological_order(output)
+    """The calls that made ``graph`` (and the calls around them), numbered 0.. in order: the
+    same numbers in every iteration of a training loop (folding names calls by number)."""
     used: set[int] = set()
     for v in graph:
         c = call_of.get(v)

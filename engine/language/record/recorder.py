@@ -333,7 +333,7 @@ class Recorder:
         when the program has no loop or draws some other graph."""
         at = self._pass_of(output)
         loop = self._iterations()
-        if len(loop) < 2 or at is None or self.passes[at] not in loop:
+        if len(loop) < 2 or at is None or self.passes[at].site != loop[0].site:
             return (), None
         return tuple(p.loss for p in loop), self.passes[at].index
 
