@@ -34,6 +34,7 @@ from typing import Literal
 
 from engine.errors import GradstepError, Span
 from engine.graph import topological_order
+from engine.language.budget import OutOfTime, time_limit
 from engine.language.check.shape import Checker
 from engine.language.objects.kinds import Instance, describe
 from engine.language.record.learner import OwnProgram, value_makers
@@ -51,6 +52,7 @@ __all__ = [
     "engines",
     "graph_program",
     "parse",
+    "time_limit",
 ]
 
 Engine = Literal["auto", "gradstep"]  # auto: the program's own class Value when it has one
@@ -86,6 +88,8 @@ def parse(
             kind="limit",
             span=_running(machine),
         ) from None
+    except OutOfTime:
+        raise  # a run without the given values would be out of time as well
     except GradstepError:
         if given:  # a value given for a name that is no input may be what broke the run
             _blame_given(source, given, engine)

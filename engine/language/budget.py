@@ -4,23 +4,54 @@ that was running locates it. Every check happens before the work it guards."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from engine import limits
 from engine.errors import GradstepError
+
+CLOCK_EVERY = 256  # statements or loop passes between two looks at the clock (a few ms of work)
+
+# the deadline (time.monotonic()) of the runs made within ``time_limit``, and its seconds; None:
+# each run has MAX_RUN_S of its own
+_DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("gradstep_deadline", default=None)
 
 
 def _limit(message: str) -> GradstepError:
     return GradstepError(message, kind="limit")
 
 
+class OutOfTime(GradstepError):
+    """A run passed its deadline (``MAX_RUN_S``): not retried by whoever runs a program again
+    (an own engine's derivative runs), as the next run would be out of time too."""
+
+
+@contextmanager
+def time_limit(seconds: float | None = None) -> Iterator[None]:
+    """Every run begun inside ends within ``seconds`` (None: MAX_RUN_S) from now, all of them
+    together (one request's: an own engine's program runs again up to MAX_TRUTH_RUNS times)."""
+    seconds = limits.MAX_RUN_S if seconds is None else seconds
+    mine = (time.monotonic() + seconds, seconds)
+    outer = _DEADLINE.get()
+    token = _DEADLINE.set(mine if outer is None else min(outer, mine))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 class Budget:
     __slots__ = (
-        "all_values", "bulk_items", "depth", "instances", "iterations", "statements", "text",
-        "values",
+        "all_values", "bulk_items", "deadline", "depth", "instances", "iterations", "seconds",
+        "statements", "text", "values",
     )  # fmt: skip
 
     def __init__(self) -> None:
+        shared = _DEADLINE.get()
+        self.seconds = limits.MAX_RUN_S if shared is None else shared[1]
+        self.deadline = time.monotonic() + self.seconds if shared is None else shared[0]
         self.statements = 0
         self.iterations = 0
         self.depth = 0
@@ -37,6 +68,17 @@ class Budget:
                 f"the program ran {self.statements:,} statements; the limit is "
                 f"{limits.MAX_STATEMENTS:,} (each pass through a loop or a function counts)"
             )
+        if not self.statements % CLOCK_EVERY:
+            self.clock()
+
+    def clock(self) -> None:
+        """Stops the run past its deadline."""
+        if time.monotonic() > self.deadline:
+            raise OutOfTime(
+                f"the program ran for more than {self.seconds:g} s, gradstep's limit for one "
+                "run (a smaller model, fewer points or fewer steps would fit)",
+                kind="limit",
+            )
 
     def loop(self, items: Iterable[object], what: str = "this loop") -> Iterator[object]:
         """``items``, counted against the per-loop and the total limit as they are taken."""
@@ -49,6 +91,8 @@ class Budget:
                     raise _limit(
                         f"{what} ran {n:,} times; the limit is {limits.MAX_LOOP_ITERATIONS:,}"
                     )
+                if not self.iterations % CLOCK_EVERY:
+                    self.clock()
                 if self.iterations > limits.MAX_TOTAL_ITERATIONS:
                     raise _limit(
                         f"the program's loops ran {self.iterations:,} times in all; the limit "
@@ -132,8 +176,9 @@ class Budget:
         self.bulk_items += n
         if self.bulk_items > limits.MAX_BULK_ITEMS:
             raise _limit(
-                f"the program has copied list items and walked graph nodes "
-                f"{self.bulk_items:,} times; the limit is {limits.MAX_BULK_ITEMS:,}"
+                f"the program has copied, compared or hashed list, tuple and array items and "
+                f"walked graph nodes {self.bulk_items:,} times; the limit is "
+                f"{limits.MAX_BULK_ITEMS:,}"
             )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import GradstepError
+from engine.language.budget import OutOfTime
 from engine.limits import MAX_TRUTH_RUNS
 from engine.ops import OPS
 from engine.own.graph import OwnGraph
@@ -106,6 +107,8 @@ def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions], re
         h = 1e-6 * max(1.0, abs(graph.data[q]))
         try:
             up, down = rerun(q, h), rerun(q, -h)
+        except OutOfTime:  # every later run would be too
+            raise
         except GradstepError:
             continue
         total[q] = tuple((a - b) / (2 * h) for a, b in zip(up, down, strict=True))

@@ -200,7 +200,7 @@ class Modules:
             raise GradstepError(f"noise is a number from 0 to 1e6, not {brief(noise)}", "domain")
         seed = self.np_rng.randrange(2**32) if state is None else _seed(state)
         X, y = datasets.moons(n, spread, int(seed))
-        return from_lists(X), Array(list(y))
+        return from_lists(X, m.budget), Array(list(y))
 
 
 _SKLEARN = "gradstep's sklearn.datasets has make_moons"

@@ -48,17 +48,14 @@ def _elementwise(name: str, f: Callable[[float], float]) -> Builtin:
         if isinstance(x, list | tuple):
             x = _array(m, x)
         if isinstance(x, Array):
-            m.budget.bulk(len(x))
+            m.budget.bulk(x.size)
         return each(x)
 
     return Builtin(f"np.{name}", run)
 
 
 def _array(m: Machine, data: object) -> Array:
-    array = from_lists(data)
-    m.budget.size(len(array), "this array")
-    m.budget.bulk(len(array))
-    return array
+    return from_lists(data, m.budget)
 
 
 def _shape(m: Machine, size: object, what: str) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from engine.errors import GradstepError
+from engine.language.budget import Budget
 
 
 class Array:
@@ -20,6 +21,13 @@ class Array:
         if self.items and isinstance(self.items[0], Array):
             return (len(self.items), *self.items[0].shape)
         return (len(self.items),)
+
+    @property
+    def size(self) -> int:
+        """How many numbers it holds (numpy's ``size``): the work of arithmetic on it."""
+        if self.items and isinstance(self.items[0], Array):
+            return len(self.items) * len(self.items[0].items)
+        return len(self.items)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -77,19 +85,42 @@ def _row(x: object) -> Array:
     return x
 
 
-def from_lists(data: object) -> Array:
-    """np.array(...) of numbers or of equal-length lists of numbers."""
-    if not isinstance(data, list | tuple | Array):
+def from_lists(data: object, budget: Budget) -> Array:
+    """np.array(...) of numbers or of equal-length rows of numbers, each row copied (a row
+    shared n times, [[0] * k] * n, becomes n rows) and charged to ``budget`` before it is."""
+    rows = _numbers_or_rows(data)
+    budget.size(len(rows), "this array")
+    budget.bulk(len(rows))
+    if not rows or not isinstance(rows[0], list | tuple | Array):
+        if any(isinstance(x, list | tuple | Array) for x in rows):
+            raise GradstepError("np.array() needs rows of the same length", "type")
+        return Array(_plain(rows))
+    width = len(rows[0])
+    made: list[object] = []
+    for row in rows:
+        if not isinstance(row, list | tuple | Array) or len(row) != width:
+            raise GradstepError("np.array() needs rows of the same length", "type")
+        budget.bulk(width)
+        made.append(Array(_plain(_numbers_or_rows(row))))
+    return Array(made)
+
+
+def _numbers_or_rows(data: object) -> list[object]:
+    if isinstance(data, Array):
+        return data.items
+    if not isinstance(data, list | tuple):
         raise GradstepError("np.array() takes a list of numbers or of rows", "type")
-    items: list[object] = []
-    for x in data:
-        if isinstance(x, list | tuple | Array):
-            items.append(from_lists(x))
-        elif isinstance(x, int | float):
-            items.append(x)
-        else:
-            raise GradstepError("gradstep's arrays hold plain numbers only", "type")
-    shapes = {x.shape if isinstance(x, Array) else () for x in items}
-    if len(shapes) > 1:
-        raise GradstepError("np.array() needs rows of the same length", "type")
-    return Array(items)
+    return list(data)
+
+
+_NUMBERS = {int, float, bool}
+
+
+def _plain(cells: list[object]) -> list[object]:
+    """``cells``, which must be plain numbers (checked by their types at C speed: a row of a
+    thousand numbers is checked in microseconds)."""
+    if not set(map(type, cells)) <= _NUMBERS:
+        if any(isinstance(x, list | tuple | Array) for x in cells):
+            raise GradstepError("gradstep's arrays have one or two dimensions", "unsupported")
+        raise GradstepError("gradstep's arrays hold plain numbers only", "type")
+    return cells

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
 from engine.language.objects.arguments import bind_arguments
-from engine.language.objects.array import Array
+from engine.language.objects.equality import equal, key
 from engine.language.objects.kinds import (
     MISSING,
     Args,
@@ -27,32 +27,9 @@ from engine.language.objects.operators import collect
 if TYPE_CHECKING:
     from engine.language.library.machine import Machine
 
-MAX_KEY_NESTING = 50  # tuples in tuples as a key: hashing one recurses in C
-
-
-def key(k: object) -> object:
-    """``k`` as a dict key or set item: numbers, strings, None, tuples of them, and the objects
-    of the program (by identity); not lists, dicts or sets (unhashable, as in Python)."""
-    if isinstance(k, tuple):
-        stack: list[tuple[object, int]] = [(k, 0)]
-        while stack:
-            item, depth = stack.pop()
-            if isinstance(item, tuple):
-                if depth > MAX_KEY_NESTING:
-                    raise GradstepError("this tuple nests too deeply to be a key", "limit")
-                stack.extend((x, depth + 1) for x in item)
-            elif isinstance(item, list | dict | Set | Array):
-                raise GradstepError(f"{describe(item)} cannot be in a set or a dict key", "type")
-    elif isinstance(k, list | dict | Set | Array):
-        raise GradstepError(
-            f"{describe(k)} cannot be in a set or be a dict key (it can change): use a tuple",
-            kind="type",
-        )
-    return k
-
 
 def make_set(m: Machine, items: object) -> Set:
-    return Set({key(x): None for x in collect(items, "set()", m.budget)})
+    return Set({key(x, m.budget): None for x in collect(items, "set()", m.budget)})
 
 
 def make_dict(m: Machine, items: object, kwargs: Kwargs) -> dict[object, object]:
@@ -64,7 +41,7 @@ def make_dict(m: Machine, items: object, kwargs: Kwargs) -> dict[object, object]
         for pair in collect(items, "dict()", m.budget):
             if not isinstance(pair, tuple | list) or len(pair) != 2:
                 raise GradstepError("dict() takes pairs (key, value)", "type")
-            out[key(pair[0])] = pair[1]
+            out[key(pair[0], m.budget)] = pair[1]
     out.update(kwargs)
     return out
 
@@ -123,7 +100,7 @@ def _pop(m: Machine, site: Site, items: list[object], i: object) -> object:
 def _find(m: Machine, items: list[object], x: object, what: str) -> int:
     m.budget.bulk(len(items))
     for i, item in enumerate(items):
-        if item is x or (not isinstance(item, list | dict | Set) and item == x):
+        if item is x or equal(item, x, m.budget):
             return i
     raise GradstepError(f"{what}: {describe(x)} is not in the list", "domain")
 
@@ -138,7 +115,7 @@ def _remove(m: Machine, site: Site, items: list[object], x: object) -> None:
 
 def _count(m: Machine, site: Site, items: list[object], x: object) -> int:
     m.budget.bulk(len(items))
-    return sum(1 for item in items if item is x or item == x)
+    return sum(1 for item in items if item is x or equal(item, x, m.budget))
 
 
 def _reverse(m: Machine, site: Site, items: list[object]) -> None:
@@ -201,7 +178,7 @@ LIST_METHODS: Table = {
 
 
 def _get(m: Machine, site: Site, d: dict[object, object], k: object, default: object) -> object:
-    return d.get(key(k), default)
+    return d.get(key(k, m.budget), default)
 
 
 def _items(m: Machine, site: Site, d: dict[object, object]) -> list[object]:
@@ -222,7 +199,7 @@ def _values(m: Machine, site: Site, d: dict[object, object]) -> list[object]:
 def _setdefault(
     m: Machine, site: Site, d: dict[object, object], k: object, default: object
 ) -> object:
-    if key(k) not in d:
+    if key(k, m.budget) not in d:
         m.budget.size(len(d) + 1, "this dict")
     return d.setdefault(k, default)
 
@@ -230,7 +207,7 @@ def _setdefault(
 def _dict_pop(
     m: Machine, site: Site, d: dict[object, object], k: object, default: object
 ) -> object:
-    if key(k) in d:
+    if key(k, m.budget) in d:
         return d.pop(k)
     if default is MISSING:
         raise GradstepError(f"pop(): the key {brief(k)} is not in the dict", "domain")
@@ -260,7 +237,7 @@ DICT_METHODS: Table = {
 
 
 def _add(m: Machine, site: Site, s: Set, x: object) -> None:
-    if key(x) not in s.items:
+    if key(x, m.budget) not in s.items:
         m.budget.size(len(s.items) + 1, "this set")
         s.items[x] = None
 
@@ -271,11 +248,11 @@ def _set_update(m: Machine, site: Site, s: Set, more: object) -> None:
 
 
 def _discard(m: Machine, site: Site, s: Set, x: object) -> None:
-    s.items.pop(key(x), None)
+    s.items.pop(key(x, m.budget), None)
 
 
 def _set_remove(m: Machine, site: Site, s: Set, x: object) -> None:
-    if key(x) not in s.items:
+    if key(x, m.budget) not in s.items:
         raise GradstepError(f"remove(): {describe(x)} is not in the set", "domain")
     del s.items[x]
 

@@ -14,6 +14,8 @@ from typing import Any
 from engine.errors import GradstepError
 from engine.language.budget import Budget, check_int_bits
 from engine.language.objects.array import Array
+from engine.language.objects.equality import contains, equal
+from engine.language.objects.equality import key as as_key
 from engine.language.objects.kinds import Lazy, NotProvided, Set, describe
 from engine.limits import MAX_LIST_SIZE
 from engine.ops import OPS
@@ -67,7 +69,7 @@ def arithmetic(op: type[ast.operator], a: object, b: object, budget: Budget) -> 
         if isinstance(x, NotProvided):
             raise x.error()
     if isinstance(a, Array) or isinstance(b, Array):
-        budget.bulk(max(len(x) for x in (a, b) if isinstance(x, Array)))
+        budget.bulk(max(x.size for x in (a, b) if isinstance(x, Array)))
         return _array(op, a, b)
     if op is ast.Add and type(a) is type(b) and isinstance(a, list | tuple):
         budget.size(len(a) + len(b))  # type: ignore[arg-type]
@@ -144,11 +146,12 @@ def _array(op: type[ast.operator], a: object, b: object) -> Array:
     return b.map(lambda y: each(a, y))
 
 
-def negate(x: object) -> object:
+def negate(x: object, budget: Budget) -> object:
     if is_number(x):
         return -x  # type: ignore[operator]
     if isinstance(x, Array):
-        return x.map(negate)
+        budget.bulk(x.size)
+        return x.map(lambda y: negate(y, budget))
     raise GradstepError(f"- cannot negate {describe(x)}", kind="type")
 
 
@@ -164,7 +167,8 @@ def index(obj: object, key: object, budget: Budget) -> object:
             kind="unsupported",
         )
     if type(obj) is dict:
-        found = obj.get(key, _ABSENT) if not isinstance(key, list | dict | Set) else _ABSENT
+        hashable = not isinstance(key, list | dict | Set)
+        found = obj.get(as_key(key, budget), _ABSENT) if hashable else _ABSENT
         if found is _ABSENT:
             raise GradstepError(f"the key {_short_key(key)} is not in this dict", "name")
         return found
@@ -208,7 +212,7 @@ def compare(op: ast.cmpop, a: object, b: object, budget: Budget) -> bool:
         if isinstance(b, dict | Set):
             if isinstance(a, list | dict | Set | Array):
                 raise GradstepError(f"{describe(a)} cannot be in a set or a dict", "type")
-            return (a in (b.items if isinstance(b, Set) else b)) == (kind is ast.In)
+            return (as_key(a, budget) in (b.items if isinstance(b, Set) else b)) == (kind is ast.In)
         if isinstance(b, str):
             if not isinstance(a, str):
                 raise GradstepError(f"'in' a string looks for a string, not {describe(a)}", "type")
@@ -222,8 +226,7 @@ def compare(op: ast.cmpop, a: object, b: object, budget: Budget) -> bool:
                 a = int(a)
             found = isinstance(a, int) and a in b
         else:
-            budget.bulk(len(b))
-            found = a in b
+            found = contains(b, a, budget)
         return found == (kind is ast.In)
     if isinstance(a, Value) or isinstance(b, Value):
         raise GradstepError(
@@ -233,13 +236,10 @@ def compare(op: ast.cmpop, a: object, b: object, budget: Budget) -> bool:
         )
     if isinstance(a, Array) or isinstance(b, Array):
         raise GradstepError("comparing arrays is not supported: compare their items", "type")
-    for x in (a, b):
-        if isinstance(x, list | tuple):
-            budget.bulk(len(x))  # == walks both
     if kind is ast.Eq:
-        return bool(a == b)
+        return equal(a, b, budget)
     if kind is ast.NotEq:
-        return bool(a != b)
+        return not equal(a, b, budget)
     if not (is_number(a) and is_number(b)):
         raise GradstepError(
             f"only plain numbers can be ordered, not {describe(a)} and {describe(b)}", "type"

@@ -104,7 +104,7 @@ def on_unaryop(ev: Evaluator, node: ast.UnaryOp, scope: Scope) -> object:
                 x = ev.unary("neg", x, n, scope)
             else:
                 try:
-                    x = negate(x)
+                    x = negate(x, ev.budget)
                 except GradstepError as e:
                     raise e.at(scope.frame.where(n)) from None
         elif not (isinstance(x, Value) or is_number(x)):

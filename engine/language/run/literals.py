@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
-from engine.language.objects.containers import key
+from engine.language.objects.equality import key
 from engine.language.objects.kinds import Lazy, Scope, Set, describe
 from engine.language.objects.operators import collect, index, walk
 from engine.language.run.expressions import is_true
@@ -53,7 +53,7 @@ def on_listcomp(ev: Evaluator, node: ast.ListComp, scope: Scope) -> list[object]
 def on_setcomp(ev: Evaluator, node: ast.SetComp, scope: Scope) -> Set:
     out = Set()
     for x in _generate(ev, node, scope):
-        out.items[key(x)] = None
+        out.items[key(x, ev.budget)] = None
         if len(out.items) > 1000:
             ev.budget.size(len(out.items), "this set")
     return out
@@ -64,7 +64,7 @@ def on_dictcomp(ev: Evaluator, node: ast.DictComp, scope: Scope) -> dict[object,
     for pair in _generate(ev, node, scope):
         assert isinstance(pair, tuple)
         k, v = pair
-        out[key(k)] = v
+        out[key(k, ev.budget)] = v
         if len(out) > 1000:
             ev.budget.size(len(out), "this dict")
     return out
@@ -75,7 +75,7 @@ def on_set(ev: Evaluator, node: ast.Set, scope: Scope) -> Set:
     for e in node.elts:
         x = ev.evaluate(e, scope)
         try:
-            out.items[key(x)] = None
+            out.items[key(x, ev.budget)] = None
         except GradstepError as err:
             raise err.at(scope.frame.where(e)) from None
     return out
@@ -93,7 +93,7 @@ def on_dict(ev: Evaluator, node: ast.Dict, scope: Scope) -> dict[object, object]
             out.update(value)
             continue
         try:
-            out[key(ev.evaluate(k, scope))] = value
+            out[key(ev.evaluate(k, scope), ev.budget)] = value
         except GradstepError as err:
             raise err.at(scope.frame.where(k)) from None
     return out

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import GradstepError
 from engine.language.check.messages import is_literal, raised
-from engine.language.objects.containers import key
+from engine.language.objects.equality import key
 from engine.language.objects.kinds import (
     BREAK,
     RETURN,
@@ -158,7 +158,7 @@ def _from_literals(node: ast.expr) -> bool:
 
 def _store_item(ev: Evaluator, obj: object, k: object, value: object) -> None:
     if isinstance(obj, dict):
-        if key(k) not in obj:
+        if key(k, ev.budget) not in obj:
             ev.budget.size(len(obj) + 1, "this dict")
         obj[k] = value
         return
