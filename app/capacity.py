@@ -25,6 +25,9 @@ from engine.errors import GradstepError
 T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
+RETRY_AFTER_RUN_S = 2  # most programs run in milliseconds; a queue of long ones drains in seconds
+RUN_QUEUE_PER_SLOT = 8  # programs waiting for each running one (a lecture hall's slider moves)
+RUN_WAIT_S = 5.0  # the longest a program waits for a slot: a queue of 10 s runs is told to retry
 RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 ERROR_KEPT_S = 120.0  # an input's error is given again at once for this long (Answers)
 MAX_ERRORS = 4096  # errors kept at most (a key and a message each)
@@ -62,14 +65,18 @@ def default_layout_slots() -> int:
 
 
 class Gate:
-    """At most ``slots`` holders at once and ``queue`` more waiting; beyond that, ``Unavailable``
-    (kind ``busy``, Retry-After ``retry_after``)."""
+    """At most ``slots`` holders at once and ``queue`` more waiting (each for ``wait_s`` at most;
+    None: until its turn); beyond that, ``Unavailable`` (kind ``busy``, Retry-After
+    ``retry_after``)."""
 
-    def __init__(self, what: str, slots: int, queue: int, retry_after: int) -> None:
+    def __init__(
+        self, what: str, slots: int, queue: int, retry_after: int, wait_s: float | None = None
+    ) -> None:
         self.what = what
         self.slots = slots
         self.queue = queue
         self.retry_after = retry_after
+        self.wait_s = wait_s
         self._admitted = threading.BoundedSemaphore(slots + queue)
         self._running = threading.BoundedSemaphore(slots)
         self._inside = 0  # running or waiting
@@ -79,6 +86,14 @@ class Gate:
     def for_layout(cls, slots: int, queue: int | None = None) -> Gate:
         """``slots`` layouts run at once and ``queue`` (None: twice as many) wait."""
         return cls("layout", slots, 2 * slots if queue is None else queue, RETRY_AFTER_BUSY_S)
+
+    @classmethod
+    def for_runs(cls, slots: int, queue: int | None = None) -> Gate:
+        """``slots`` programs run at once (each on a thread holding Python's lock most of the
+        time: more than the cores only slows them all) and ``queue`` (None: RUN_QUEUE_PER_SLOT
+        for each) wait, for RUN_WAIT_S at most."""
+        waiting = RUN_QUEUE_PER_SLOT * slots if queue is None else queue
+        return cls("program", slots, waiting, RETRY_AFTER_RUN_S, RUN_WAIT_S)
 
     @contextmanager
     def slot(self, wait: bool = False) -> Iterator[None]:
@@ -96,7 +111,11 @@ class Gate:
             raise self._refusal()
         with self._count:
             self._inside += 1
-        self._running.acquire()
+        if not self._running.acquire(timeout=None if wait else self.wait_s):
+            with self._count:
+                self._inside -= 1
+            self._admitted.release()
+            raise self._refusal(waited=True)
 
     def leave(self) -> None:
         with self._count:
@@ -110,10 +129,11 @@ class Gate:
         if self._inside >= self.slots + self.queue:
             raise self._refusal()
 
-    def _refusal(self) -> Unavailable:
+    def _refusal(self, waited: bool = False) -> Unavailable:
+        queue = f"this one waited {self.wait_s:g} s" if waited else f"{self.queue} waiting"
         return Unavailable(
-            f"the server is busy: {self.slots} {self.what}s are running and {self.queue} "
-            "waiting; please try again in a moment",
+            f"the server is busy: {self.slots} {self.what}s are running and {queue}; please "
+            "try again in a moment",
             "busy",
             self.retry_after,
         )

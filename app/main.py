@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app import __version__
+from app import __version__, pipeline
 from app.allocator import limit_heaps
-from app.capacity import Answers
+from app.capacity import Answers, Gate
 from app.draw import png
 from app.draw.layout import Layout
 from app.draw.layout.limits import cache_share
@@ -43,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.layout = layout = Layout(settings.layout_settings())
         app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
         STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")
+        pipeline.RUNS = Gate.for_runs(settings.run_slots, settings.run_queue)
         app.state.training = jobs = TrainingJobs()
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()

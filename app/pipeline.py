@@ -23,14 +23,15 @@ from pydantic import TypeAdapter
 
 import engine
 from app.bounded import BoundedCache
+from app.capacity import Gate, default_layout_slots
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
-from app.draw.layout import LaidOut, Layout
+from app.draw.layout import LaidOut, Layout, Pending
 from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
 from engine import tracing
-from engine.language import Engine, OwnProgram, engines
+from engine.language import Engine, OwnProgram, engines, time_limit
 from engine.steps import Phase, position, state_at
 from engine.trace import Built, Numbers, Structure, Trace
 from engine.tracing import Drawable, build, key, numbers
@@ -72,6 +73,8 @@ def _cost(kept: Kept) -> int:
 STRUCTURES: BoundedCache[Kept] = BoundedCache(
     _cost, cache_share(DEFAULT_CACHE_MB, "structures"), entries=64
 )
+# programs running at once, and waiting (app/main.py sets it from the settings)
+RUNS = Gate.for_runs(default_layout_slots())
 MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
 _DRAWINGS: BoundedCache[tuple[Fold, Rankdir, str]] = BoundedCache(
     lambda drawing: len(drawing[2]), None, MAX_DRAWINGS
@@ -132,23 +135,27 @@ def draw(
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
-    parsed = time.perf_counter()
-    outline = tracing.outline(program)
-    shape = key(program, outline)
-    kept = STRUCTURES.get(shape)
-    new = kept is None
-    fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
-    pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
-    traced = time.perf_counter()
-    try:  # ...while the structure (when new) and the numbers are written
-        if kept is None:
-            built = build(program, outline)
-            kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
-        figures = numbers(program, outline, kept.built)
+    pending: Pending | None = None
+    try:
+        # the program's stage: a bounded number run at once, each within engine.limits.MAX_RUN_S
+        with RUNS.slot(), time_limit():
+            program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
+            parsed = time.perf_counter()
+            outline = tracing.outline(program)
+            shape = key(program, outline)
+            kept = STRUCTURES.get(shape)
+            new = kept is None
+            fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
+            pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out meanwhile...
+            traced = time.perf_counter()
+            if kept is None:  # ...while the structure (when new) and the numbers are written
+                built = build(program, outline)
+                kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
+            figures = numbers(program, outline, kept.built)
     except BaseException:  # the program's error comes first; the layout is kept for next time
-        with contextlib.suppress(Exception):
-            pending.result()
+        if pending is not None:
+            with contextlib.suppress(Exception):
+                pending.result()
         raise
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.capacity import default_layout_slots
+from app.capacity import RUN_QUEUE_PER_SLOT, RUN_WAIT_S, default_layout_slots
 from app.draw.layout.limits import (
     DEFAULT_CACHE_ENTRIES,
     DEFAULT_CACHE_MB,
@@ -175,6 +175,15 @@ class Settings(BaseSettings):
         default=None,
         description="layouts that wait for a slot, beyond which a new one is a 503 "
         "(unset: twice the slots)",
+    )
+    run_slots: AtLeastOne = Field(
+        default_factory=default_layout_slots,
+        description="programs that run at once (unset: the number of cores, at least 2)",
+    )
+    run_queue: Waiting = Field(
+        default=None,
+        description=f"programs that wait for a slot, each for {RUN_WAIT_S:g} s at most, beyond "
+        f"which a new one is a 503 (unset: {RUN_QUEUE_PER_SLOT} for each slot)",
     )
     links_per_minute: AtLeastOne = Field(
         default=DEFAULT_PER_MINUTE,
