@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from app.bounded import BoundedCache
 from engine.errors import GradstepError
+from engine.language import OutOfTime
 
 T = TypeVar("T")
 
@@ -193,7 +194,8 @@ class Answers:
     load says little of the graph): while ``busy()`` gives a refusal, a request whose layout
     failed before gets that refusal at once, and never takes the layout its first try took
     from cheaper graphs; when the server is free, it is tried again. Concurrent requests for
-    one key share one computation. A refusal of the server's (``Unavailable``) is not kept."""
+    one key share one computation. A refusal of the server's (``Unavailable``) is not kept, nor
+    is a run out of time (a loaded server's, maybe)."""
 
     def __init__(self, max_bytes: int, busy: Callable[[], Exception | None]) -> None:
         self.max_bytes = max_bytes
@@ -236,6 +238,8 @@ class Answers:
     def _compute(self, key: str, compute: Callable[[], bytes], gzipped: bool) -> bytes:
         try:
             answer = gzip.compress(compute(), GZIP_LEVEL) if gzipped else compute()
+        except OutOfTime:  # depends on the load as much as on the program: not kept
+            raise
         except GradstepError as error:
             # kept as a bare copy: the error raised holds its traceback, and the traceback's
             # frames the whole program, its outline and its structure

@@ -26,7 +26,7 @@ from app.bounded import BoundedCache
 from app.capacity import Gate, default_layout_slots
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
-from app.draw.layout import LaidOut, Layout, Pending
+from app.draw.layout import LaidOut, Layout
 from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
@@ -135,27 +135,27 @@ def draw(
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    pending: Pending | None = None
-    try:
-        # the program's stage: a bounded number run at once, each within engine.limits.MAX_RUN_S
-        with RUNS.slot(), time_limit():
-            program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
-            parsed = time.perf_counter()
-            outline = tracing.outline(program)
-            shape = key(program, outline)
-            kept = STRUCTURES.get(shape)
-            new = kept is None
-            fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
-            pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out meanwhile...
-            traced = time.perf_counter()
-            if kept is None:  # ...while the structure (when new) and the numbers are written
-                built = build(program, outline)
-                kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
-            figures = numbers(program, outline, kept.built)
+    # the program's run (an own engine's runs too): a bounded number at once, each within
+    # MAX_RUN_S; the rest of the work is bounded by the graph's size, and waits for a layout
+    # without holding a run's slot
+    with RUNS.slot(), time_limit():
+        program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
+        parsed = time.perf_counter()
+        outline = tracing.outline(program)
+    shape = key(program, outline)
+    kept = STRUCTURES.get(shape)
+    new = kept is None
+    fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
+    pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
+    traced = time.perf_counter()
+    try:  # ...while the structure (when new) and the numbers are written
+        if kept is None:
+            built = build(program, outline)
+            kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
+        figures = numbers(program, outline, kept.built)
     except BaseException:  # the program's error comes first; the layout is kept for next time
-        if pending is not None:
-            with contextlib.suppress(Exception):
-                pending.result()
+        with contextlib.suppress(Exception):
+            pending.result()
         raise
     timings: dict[str, float | bool] = {
         "parse_ms": (parsed - start) * 1000,

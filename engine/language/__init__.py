@@ -47,6 +47,7 @@ __all__ = [
     "Call",
     "DataChange",
     "Engine",
+    "OutOfTime",
     "OwnProgram",
     "Program",
     "engines",

@@ -85,14 +85,18 @@ def test_a_program_that_waits_too_long_for_its_turn_is_told_to_come_back(
         holder.join(30)
 
 
-def test_a_run_past_its_deadline_is_a_located_limit_error(
+def test_a_run_past_its_deadline_is_a_located_limit_error_not_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(limits, "MAX_RUN_S", 0.2)
+    monkeypatch.setattr(limits, "MAX_RUN_S", 0.1)
     with TestClient(create_app(Settings())) as client:
         response = client.post("/api/graph", json={"source": LONG})
         assert response.status_code == 422
         error = response.json()["error"]
         assert error["kind"] == "limit" and error["line"] in (2, 3)
-        assert error["message"].startswith("the program ran for more than 0.2 s")
-        assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
+        assert error["message"].startswith("the program ran for more than 0.1 s")
+        # a run out of time says as much of the server's load as of the program: the same
+        # request is run again, not answered from the errors kept
+        monkeypatch.setattr(limits, "MAX_RUN_S", 60.0)
+        again = client.post("/api/graph", json={"source": LONG})
+        assert again.json()["error"]["message"].startswith("the program's loops ran 1,000,001")

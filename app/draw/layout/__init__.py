@@ -20,7 +20,7 @@ from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
 from engine.errors import GradstepError
 
-__all__ = ["LaidOut", "Layout", "LayoutSettings", "Pending", "choose_backend"]
+__all__ = ["LaidOut", "Layout", "LayoutSettings", "choose_backend"]
 
 
 def choose_backend(forced: str | None = None) -> str:
