@@ -18,16 +18,20 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from app.links.state import State, canonical, from_canonical
-from app.links.store import LinkStore, Record, StoreError, migrate, now
+from app.links.state import State, pack, unpack
+from app.links.store import LinkStore, Migration, Record, StoreError, migrate, now
 
 POOL_SIZE = 4  # link requests are rare and short; the threadpool waits for a connection
 WAIT_S = 5  # for a free connection, or for the database at start-up
 MIGRATION_LOCK = 0x67726164  # an advisory lock's key: "grad"
 
-MIGRATIONS = (
-    'CREATE TABLE links (id text COLLATE "C" PRIMARY KEY, state text NOT NULL, '
-    "created timestamptz NOT NULL DEFAULT now())",
+MIGRATIONS: tuple[Migration, ...] = (
+    (
+        'CREATE TABLE links (id text COLLATE "C" PRIMARY KEY, state text NOT NULL, '
+        "created timestamptz NOT NULL DEFAULT now())",
+    ),
+    # 2: states packed (app/links/state.py); the rows before keep their JSON, now as bytes
+    ("ALTER TABLE links ALTER COLUMN state TYPE bytea USING convert_to(state, 'UTF8')",),
 )
 
 Connection = psycopg.Connection[Any]
@@ -81,14 +85,14 @@ class PostgresStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         with self._use() as db:
             row = db.execute("SELECT state FROM links WHERE id = %s", (link_id,)).fetchone()
-        return None if row is None else dict(from_canonical(row[0]))
+        return None if row is None else unpack(row[0])
 
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         with self._use() as db:
             cursor = db.execute(
                 "INSERT INTO links (id, state, created) VALUES (%s, %s, %s) "
                 "ON CONFLICT (id) DO NOTHING",
-                (link_id, canonical(state), created or now()),
+                (link_id, pack(state), created or now()),
             )
             return cursor.rowcount == 1
 
@@ -98,7 +102,7 @@ class PostgresStore(LinkStore):
                 "SELECT id, state, created FROM links WHERE id > %s ORDER BY id LIMIT %s",
                 (after, limit),
             ).fetchall()
-        return [Record(i, from_canonical(s), c) for i, s, c in rows]
+        return [Record(i, unpack(s), c) for i, s, c in rows]
 
     def close(self) -> None:
         self._pool.close()

@@ -17,13 +17,21 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from app.links.state import State, canonical, from_canonical
-from app.links.store import LinkStore, Record, StoreError, migrate, now
+from app.links.state import State, pack, unpack
+from app.links.store import LinkStore, Migration, Record, StoreError, migrate, now
 
 BUSY_TIMEOUT_S = 10  # another worker process's write, or its start-up migration
 
-MIGRATIONS = (
-    "CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, created TEXT NOT NULL)",
+MIGRATIONS: tuple[Migration, ...] = (
+    ("CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, created TEXT NOT NULL)",),
+    # 2: states packed (app/links/state.py); the rows before keep their JSON, now as bytes
+    (
+        "CREATE TABLE packed_links (id TEXT PRIMARY KEY, state BLOB NOT NULL, "
+        "created TEXT NOT NULL)",
+        "INSERT INTO packed_links SELECT id, CAST(state AS BLOB), created FROM links",
+        "DROP TABLE links",
+        "ALTER TABLE packed_links RENAME TO links",
+    ),
 )
 
 
@@ -78,14 +86,14 @@ class SQLiteStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         with self._use() as db:
             row = db.execute("SELECT state FROM links WHERE id = ?", (link_id,)).fetchone()
-        return None if row is None else from_canonical(row[0])
+        return None if row is None else unpack(row[0])
 
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         with self._use() as db:
             cursor = db.execute(
                 "INSERT INTO links (id, state, created) VALUES (?, ?, ?) "
                 "ON CONFLICT (id) DO NOTHING",
-                (link_id, canonical(state), (created or now()).isoformat()),
+                (link_id, pack(state), (created or now()).isoformat()),
             )
             return cursor.rowcount == 1
 
@@ -95,7 +103,7 @@ class SQLiteStore(LinkStore):
                 "SELECT id, state, created FROM links WHERE id > ? ORDER BY id LIMIT ?",
                 (after, limit),
             ).fetchall()
-        return [Record(i, from_canonical(s), datetime.fromisoformat(c)) for i, s, c in rows]
+        return [Record(i, unpack(s), datetime.fromisoformat(c)) for i, s, c in rows]
 
     def close(self) -> None:
         with self._lock:

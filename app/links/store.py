@@ -127,7 +127,10 @@ class Cursor(Protocol):
     def fetchone(self) -> Any: ...
 
 
-def migrate(cursor: Cursor, migrations: Sequence[str]) -> None:
+Migration = tuple[str, ...]  # the statements of one schema version, run in order
+
+
+def migrate(cursor: Cursor, migrations: Sequence[Migration]) -> None:
     """Run the migrations not yet recorded in ``schema_version``, inside the caller's
     transaction (which also keeps two servers starting at once from both running them)."""
     cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
@@ -138,8 +141,9 @@ def migrate(cursor: Cursor, migrations: Sequence[str]) -> None:
             f"the link store's schema is version {current}, newer than this gradstep knows "
             f"({len(migrations)}): upgrade gradstep"
         )
-    for version, sql in enumerate(migrations[current:], start=current + 1):
-        cursor.execute(sql)
+    for version, statements in enumerate(migrations[current:], start=current + 1):
+        for sql in statements:
+            cursor.execute(sql)
         cursor.execute(f"INSERT INTO schema_version (version) VALUES ({version})")
 
 

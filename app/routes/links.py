@@ -14,7 +14,16 @@ from starlette.exceptions import HTTPException
 
 from app.capacity import Unavailable
 from app.links.ratelimit import TokenBuckets
-from app.links.state import IMAGE_KEYS, PAGE_KEYS, State, is_link_id, link_state, target
+from app.links.state import (
+    IMAGE_KEYS,
+    MAX_LINK_BYTES,
+    PAGE_KEYS,
+    State,
+    is_link_id,
+    link_state,
+    pack,
+    target,
+)
 from app.links.store import LinkStore, StoreError, save
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.serving import public_base, templates
@@ -29,6 +38,7 @@ _OPENED: dict[int | str, dict[str, Any]] = {
 }
 _CREATED: dict[int | str, dict[str, Any]] = {
     200: {"model": LinkResponse, "description": "this view was stored before: the same id"},
+    413: {"model": ErrorResponse, "description": f"a view over {MAX_LINK_BYTES:,} bytes packed"},
     422: {"model": ErrorResponse, "description": "bad input"},
     429: {"model": ErrorResponse, "description": "too many new links from this address"},
     503: {"model": ErrorResponse, "description": "the link store is unavailable"},
@@ -44,6 +54,18 @@ class TooManyLinks(HTTPException):
             f"more than {per_minute} new links a minute from your address: "
             f"try again in {retry_after} s",
             headers={"retry-after": str(retry_after)},
+        )
+
+
+class LinkTooLarge(HTTPException):
+    kind = "limit"
+
+    def __init__(self, size: int) -> None:
+        super().__init__(
+            413,
+            f"this view takes {size:,} bytes stored (compressed), more than the "
+            f"{MAX_LINK_BYTES:,} a short link may hold: shorten the program (long comments and "
+            "strings take the most room), or share its full link or offline page instead",
         )
 
 
@@ -72,6 +94,9 @@ def post_link(body: LinkRequest, request: Request, response: Response) -> LinkRe
     if wait:
         raise TooManyLinks(buckets.per_minute, wait)
     state = link_state(body)
+    size = len(pack(state))
+    if size > MAX_LINK_BYTES:
+        raise LinkTooLarge(size)
     with _store_available():
         link_id, created = save(store_of(request), state)
     response.status_code = 201 if created else 200

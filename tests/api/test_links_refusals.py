@@ -4,6 +4,8 @@ token buckets behind it), a store that is down, and a store newer than this grad
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,8 @@ from link_client import (
 )
 
 from app.links.ratelimit import TokenBuckets
-from app.links.state import full_id
+from app.links.sqlite import MIGRATIONS
+from app.links.state import MAX_LINK_BYTES, full_id
 from app.links.store import StoreError, open_store
 from app.query import MAX_VALUES, MAX_VALUES_CHARS
 from engine.limits import MAX_SOURCE_CHARS
@@ -54,6 +57,22 @@ def test_bad_requests_are_422_in_the_error_shape(
     response = client.post("/api/links", json=body)
     message = refusal(response)
     assert words in message or words == response.json()["error"]["kind"], message
+
+
+def test_a_view_too_large_to_keep_is_a_413_saying_its_size_and_the_limit(
+    client: TestClient,
+) -> None:
+    """Issue 30, item 12: any program within the source limit was stored whatever its size.
+    One that packs badly (random text in a comment) is refused, naming both sizes; the same
+    number of characters that packs well (one emoji repeated) is kept."""
+    noise = random.Random(30)
+    comment = "".join(chr(noise.randrange(0x4E00, 0x9FFF)) for _ in range(19_000))
+    response = client.post("/api/links", json={"source": f"x = 1.0\n# {comment}\ny = x * 2"})
+    message = refusal(response, 413)
+    size = int(re.search(r"takes ([\d,]+) bytes", message)[1].replace(",", ""))  # type: ignore[index]
+    assert size > MAX_LINK_BYTES and f"more than the {MAX_LINK_BYTES:,}" in message
+    assert "shorten the program" in message and response.json()["error"]["kind"] == "limit"
+    create(client, {"source": "x = 1.0\n# " + "\U0001f600" * 19_000 + "\ny = x * 2"})
 
 
 def test_bad_json_is_422(client: TestClient) -> None:
@@ -110,10 +129,11 @@ def test_a_store_newer_than_this_gradstep_is_refused(tmp_path: Path) -> None:
 
     path = tmp_path / "links.sqlite3"
     open_store(f"sqlite:///{path}").close()
+    newer = len(MIGRATIONS) + 1
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
-        db.execute("INSERT INTO schema_version VALUES (2)")
-    with pytest.raises(StoreError, match="version 2, newer than this gradstep knows"):
+        assert db.execute("SELECT max(version) FROM schema_version").fetchall() == [(newer - 1,)]
+        db.execute(f"INSERT INTO schema_version VALUES ({newer})")
+    with pytest.raises(StoreError, match=f"version {newer}, newer than this gradstep knows"):
         open_store(f"sqlite:///{path}")
 
 
