@@ -1,12 +1,14 @@
 """Short links: ``POST /api/links`` stores a view and names it; ``/s/{id}`` (and ``/embed``,
-``.png``, ``.svg``) redirect (303) to the long URL. Every handler may wait on the store, so each
-is a plain ``def`` (threadpool)."""
+``.png``, ``.svg``) redirect (303) to the long URL. A link whose long URL is too long for a
+Location header is answered in place instead: the page with the link's query in it (the page
+reads it there, not from its address), or the picture drawn here. Every handler may wait on the
+store, so each is a plain ``def`` (threadpool)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -25,6 +27,9 @@ from app.links.state import (
     target,
 )
 from app.links.store import LinkStore, StoreError, save
+from app.query import graph_query, step_query
+from app.routes.exports import get_graph_png
+from app.routes.graph import get_graph_svg
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.serving import public_base, templates
 
@@ -32,7 +37,12 @@ router = APIRouter(tags=["links"])
 
 RETRY_AFTER_STORE_S = 5
 REDIRECT_CACHE = "max-age=86400"  # a link never changes what it points to
+# The longest Location sent: nginx keeps a proxied answer's headers in one 4 KB page by default
+# (the other headers take about 400 bytes), and some clients refuse far less than gradstep's own
+# 192 KiB. The longest preset's long URL has 1,911 characters; a longer one is answered in place.
+MAX_REDIRECT_CHARS = 3_000
 _OPENED: dict[int | str, dict[str, Any]] = {
+    200: {"description": "the page or picture itself, when its long URL is too long to redirect"},
     303: {"description": "to the long URL"},
     404: {"content": {"text/html": {}}, "description": "no such link"},
 }
@@ -104,8 +114,12 @@ def post_link(body: LinkRequest, request: Request, response: Response) -> LinkRe
     return LinkResponse(id=link_id, url=f"{public_base(request)}/s/{link_id}")
 
 
-def _redirect(
-    request: Request, link_id: str, path: str, keys: tuple[str, ...] = PAGE_KEYS
+def _open(
+    request: Request,
+    link_id: str,
+    path: str,
+    keys: tuple[str, ...],
+    in_place: Callable[[Request, State], Response],
 ) -> Response:
     link_id = link_id.lower()  # base32 reads the same in capitals, as on a slide
     state: State | None = None
@@ -121,29 +135,69 @@ def _redirect(
             headers={"cache-control": "no-store"},  # the same view may be shared later
         )
     url = target(state, path, keys)
+    if len(url) > MAX_REDIRECT_CHARS:
+        return in_place(request, state)
     return RedirectResponse(url, status_code=303, headers={"cache-control": REDIRECT_CACHE})
+
+
+def _page(template: str) -> Callable[[Request, State], Response]:
+    """The page itself with the link's query in it (templates/base.html), for static/page.js
+    and static/embed.js to read instead of their address's."""
+
+    def answer(request: Request, state: State) -> Response:
+        query = target(state, "", PAGE_KEYS)
+        return templates.TemplateResponse(
+            request, template, {"offline": False, "link_query": query}
+        )
+
+    return answer
+
+
+def _number(text: str | None) -> int | None:
+    return None if text is None else int(text)
+
+
+def _picture(
+    route: Callable[[Request, Any, Any], Response],
+) -> Callable[[Request, State], Response]:
+    """The picture drawn here by its route, from the link's parameters as the URL has them."""
+
+    def answer(request: Request, state: State) -> Response:
+        graph = graph_query(
+            source=state["source"],
+            values=state.get("values"),
+            theme=cast(Any, state.get("theme", "light")),  # each checked when stored
+            rankdir=cast(Any, state.get("rankdir", "auto")),
+            fold=state.get("fold"),
+            engine=cast(Any, state.get("engine", "auto")),
+            iteration=_number(state.get("iteration")),
+        )
+        at = step_query(_number(state.get("step")), cast(Any, state.get("phase", "backward")))
+        return route(request, graph, at)
+
+    return answer
 
 
 # the image routes first: "/s/{link_id}" would match "abc.png" as an id
 @router.get("/s/{link_id}.png", response_class=HTMLResponse, responses=_OPENED)
 def open_link_png(request: Request, link_id: str) -> Response:
     """The link's step as PNG (``/api/graph.png``)."""
-    return _redirect(request, link_id, "/api/graph.png", IMAGE_KEYS)
+    return _open(request, link_id, "/api/graph.png", IMAGE_KEYS, _picture(get_graph_png))
 
 
 @router.get("/s/{link_id}.svg", response_class=HTMLResponse, responses=_OPENED)
 def open_link_svg(request: Request, link_id: str) -> Response:
     """The link's step as a standalone SVG (``/api/graph.svg``)."""
-    return _redirect(request, link_id, "/api/graph.svg", IMAGE_KEYS)
+    return _open(request, link_id, "/api/graph.svg", IMAGE_KEYS, _picture(get_graph_svg))
 
 
 @router.get("/s/{link_id}/embed", response_class=HTMLResponse, responses=_OPENED)
 def open_link_embed(request: Request, link_id: str) -> Response:
     """The link's view in the embeddable player (``/embed``)."""
-    return _redirect(request, link_id, "/embed")
+    return _open(request, link_id, "/embed", PAGE_KEYS, _page("embed.html"))
 
 
 @router.get("/s/{link_id}", response_class=HTMLResponse, responses=_OPENED, name="open_link")
 def open_link(request: Request, link_id: str) -> Response:
     """The link's view in the stepper (``/``)."""
-    return _redirect(request, link_id, "/")
+    return _open(request, link_id, "/", PAGE_KEYS, _page("index.html"))
