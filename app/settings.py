@@ -8,6 +8,7 @@ docs/deploy.md lists these fields (tests/api/test_settings.py compares the two).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated, Literal
@@ -131,6 +132,30 @@ def _address(raw: object, info: ValidationInfo) -> object:
     return text.rstrip("/")
 
 
+def _proxies(raw: object, info: ValidationInfo) -> object:
+    """Addresses and networks, separated by commas, written one way (uvicorn would take a
+    malformed one as a name that no client has); ``*`` trusts every client; blank: none."""
+    if not isinstance(raw, str):
+        return raw
+    items = [item.strip() for item in raw.split(",") if item.strip()]
+    if items == ["*"]:
+        return "*"
+    written = []
+    for item in items:
+        try:
+            written.append(
+                str(ipaddress.ip_network(item, strict=False))
+                if "/" in item
+                else str(ipaddress.ip_address(item))
+            )
+        except ValueError:
+            raise ValueError(
+                f"{_name(info)} must be the proxies' addresses or networks separated by commas "
+                f"(10.0.0.5,10.1.0.0/16), or * for any, not {item!r}"
+            ) from None
+    return ",".join(written)
+
+
 Backend = Annotated[Literal["dot", "wasm"] | None, BeforeValidator(_backend)]
 Seconds = Annotated[float, BeforeValidator(_seconds)]
 Count = Annotated[int, BeforeValidator(_count)]
@@ -140,6 +165,7 @@ Port = Annotated[int, BeforeValidator(_port)]
 Directory = Annotated[Path, BeforeValidator(_directory)]
 Url = Annotated[str | None, BeforeValidator(_empty_is_unset)]
 Address = Annotated[str | None, BeforeValidator(_address)]
+Proxies = Annotated[str, BeforeValidator(_proxies)]
 
 
 # ── the settings ──────────────────────────────────────────────────────────────────────────────
@@ -195,6 +221,12 @@ class Settings(BaseSettings):
         default=None,
         description="the server's public address, which absolute links in answers start with "
         "(unset: the request's own address)",
+    )
+    trusted_proxies: Proxies = Field(
+        default="",
+        description="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto gradstep "
+        "serve believes: addresses or networks separated by commas, or * for any (unset: none, "
+        "so a client's address is the one it connects from)",
     )
     host: str = Field(default="127.0.0.1", description="the address gradstep serve listens on")
     port: Port = Field(default=8000, description="the port gradstep serve listens on")

@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from link_client import (
@@ -19,7 +20,9 @@ from link_client import (
     refusal,
     sqlite_client,  # noqa: F401  (the fixture client)
 )
+from served import gradstep_serve
 
+from app.draw.layout.dot_backend import dot_available
 from app.links.ratelimit import TokenBuckets
 from app.links.sqlite import MIGRATIONS
 from app.links.state import MAX_LINK_BYTES, full_id
@@ -94,6 +97,28 @@ def test_link_creation_is_rate_limited_per_address(
         assert int(refused.headers["retry-after"]) == 30  # one token: 60 s / 2
         opened = client.get(f"/s/{full_id(LONG)[:8]}", follow_redirects=False)
         assert opened.status_code == 303  # opening a link is not limited
+
+
+@pytest.mark.parametrize("trusted", ["", "127.0.0.1"])
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(tmp_path: Path, trusted: str) -> None:
+    """Issue 30, item 13: uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so a new
+    address in it each time made 200 links in 0.75 s past a limit of 30 a minute. `gradstep
+    serve` believes it only from GRADSTEP_TRUSTED_PROXIES (none by default)."""
+    env = {"GRADSTEP_DATA": str(tmp_path), "GRADSTEP_LINKS_PER_MINUTE": "2"}
+    env["GRADSTEP_TRUSTED_PROXIES"] = trusted
+    if dot_available():
+        env["GRADSTEP_LAYOUT"] = "dot"  # no WebAssembly to compile: a quicker start
+    with gradstep_serve(env) as (_, url):
+        answers = [
+            httpx.post(
+                f"{url}/api/links",
+                json={"source": f"a = {i}.0"},
+                headers={"x-forwarded-for": f"203.0.113.{i}"},
+                timeout=30,
+            ).status_code
+            for i in range(5)
+        ]
+    assert answers == ([201] * 5 if trusted else [201, 201, 429, 429, 429])
 
 
 def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
