@@ -26,6 +26,7 @@ from app.draw.layout.limits import (
     cache_share,
 )
 from app.links.ratelimit import DEFAULT_PER_MINUTE
+from app.links.store import DEFAULT_STORE_MB
 from app.numbers import ascii_digits
 
 ENV_PREFIX = "GRADSTEP_"
@@ -205,6 +206,11 @@ class Settings(BaseSettings):
     links_per_minute: AtLeastOne = Field(
         default=DEFAULT_PER_MINUTE,
         description="new short links a minute per client address; past it, 429",
+    )
+    links_store_mb: AtLeastOne = Field(
+        default=DEFAULT_STORE_MB,
+        description="megabytes of short links (as stored, compressed) the store keeps; each new "
+        "link deletes the oldest links never opened, then those opened least recently, past it",
     )
     data: Directory = Field(
         default_factory=default_data_dir,

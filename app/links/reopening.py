@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 
 from app.links.state import State
-from app.links.store import LinkStore, Record, StoreError, open_store
+from app.links.store import DEFAULT_STORE_MB, MB, LinkStore, Record, StoreError, open_store
 
 RETRY_OPEN_S = 5.0  # a store that would not open is tried again at most this often
 
@@ -23,8 +23,14 @@ RETRY_OPEN_S = 5.0  # a store that would not open is tried again at most this of
 class ReopeningStore(LinkStore):
     kind = "link store"
 
-    def __init__(self, url: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        url: str,
+        max_bytes: int = DEFAULT_STORE_MB * MB,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.url = url
+        self.max_bytes = max_bytes  # each new link trims the store to this
         self._clock = clock
         self._lock = threading.Lock()
         self._store: LinkStore | None = None
@@ -59,8 +65,19 @@ class ReopeningStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         return self._open().get(link_id)
 
+    def visit(self, link_id: str) -> State | None:
+        return self._open().visit(link_id)
+
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
-        return self._open().put(link_id, state, created)
+        """``put``, then the store trimmed to ``max_bytes`` when the link is new."""
+        store = self._open()
+        stored = store.put(link_id, state, created)
+        if stored:
+            store.trim(self.max_bytes, link_id)
+        return stored
+
+    def trim(self, max_bytes: int, keep: str) -> int:
+        return self._open().trim(max_bytes, keep)
 
     def rows_after(self, after: str, limit: int) -> list[Record]:
         return self._open().rows_after(after, limit)

@@ -125,7 +125,7 @@ def _open(
     state: State | None = None
     if is_link_id(link_id):  # anything else is not a link: the store is not asked
         with _store_available():
-            state = store_of(request).get(link_id)
+            state = store_of(request).visit(link_id)
     if state is None:
         return templates.TemplateResponse(
             request,

@@ -24,7 +24,7 @@ from served import gradstep_serve
 from app.cli import main
 from app.draw.layout.dot_backend import dot_available
 from app.links.sqlite import MIGRATIONS
-from app.links.state import canonical, full_id
+from app.links.state import canonical, full_id, pack
 from app.links.store import LinkStore, Record, open_store, save
 from app.presets import MICROGRAD_README
 
@@ -140,6 +140,30 @@ def test_links_stored_before_rows_were_packed_still_open(store_url: str) -> None
         assert {r.id: r.state for r in store.export()} == old
         new_id, _ = save(store, {**first, "step": "1"})
         assert store.get(new_id) == {**first, "step": "1"}
+
+
+def test_the_store_is_trimmed_links_never_opened_first(store: LinkStore) -> None:
+    """Issue 30, item 13: links were never deleted, so 100 large ones added 24 MB in 2 s and no
+    size was too much. Trimmed, the links never opened go first (the oldest first), then those
+    opened least recently; the link just stored is kept. An opening is written once an hour."""
+    states = [{"source": f"a = {i}.0\nb = a * {i}"} for i in range(6)]
+    ids = [full_id(state)[:8] for state in states]
+    size = {i: len(pack(state)) for i, state in zip(ids, states, strict=True)}
+    for minute, (link_id, state) in enumerate(zip(ids, states, strict=True)):
+        store.put(link_id, state, datetime(2025, 9, 1, 9, minute, tzinfo=UTC))
+    assert store.visit(ids[0]) == states[0] and store.visit(ids[2]) == states[2]
+    store.visit(ids[0])  # within the hour: still opened before ids[2]
+    total = sum(size.values())
+
+    def kept() -> list[str]:
+        return [r.id for r in sorted(store.export(), key=lambda r: ids.index(r.id))]
+
+    assert store.trim(total, ids[5]) == 0
+    assert store.trim(total - 1, ids[5]) == 1 and kept() == [ids[i] for i in (0, 2, 3, 4, 5)]
+    assert store.trim(size[ids[0]] + size[ids[2]] + size[ids[5]], ids[5]) == 2
+    assert kept() == [ids[0], ids[2], ids[5]]
+    assert store.trim(size[ids[2]] + size[ids[5]], ids[5]) == 1 and kept() == [ids[2], ids[5]]
+    assert store.trim(0, ids[5]) == 1 and kept() == [ids[5]]  # the new link itself stays
 
 
 def test_one_view_saved_at_once_from_many_threads_is_one_link(store: LinkStore) -> None:

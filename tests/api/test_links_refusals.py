@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
+import string
 from pathlib import Path
 
 import httpx
@@ -121,6 +123,28 @@ def test_a_forwarded_address_counts_only_from_a_trusted_proxy(tmp_path: Path, tr
     assert answers == ([201] * 5 if trusted else [201, 201, 429, 429, 429])
 
 
+def test_a_flood_of_large_links_keeps_the_store_under_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, item 13: 100 large links added 24 MB in 2 s, and nothing bounded the store.
+    Capped at 1 MB here, 150 links of 10 KB leave it under 1 MB: the oldest links never opened
+    are gone, the ones opened (a class's) and the newest are kept."""
+    monkeypatch.setenv("GRADSTEP_LINKS_STORE_MB", "1")
+    noise = random.Random(13)
+    with make_client(tmp_path, monkeypatch, 1000) as client:
+        ids = []
+        for i in range(150):
+            comment = "".join(noise.choice(string.ascii_letters) for _ in range(12_000))
+            ids.append(create(client, {"source": f"x = {i}.0\n# {comment}"}))
+            if i in (0, 3):  # opened by a class
+                assert client.get(f"/s/{ids[i]}", follow_redirects=False).status_code == 200
+        with sqlite3.connect(tmp_path / "links.sqlite3") as db:
+            ((stored, count),) = db.execute("SELECT sum(length(state)), count(*) FROM links")
+        assert 1000 * 1024 < stored <= 1024 * 1024 and count < 150
+        opened = {i: client.get(f"/s/{ids[i]}").status_code for i in (0, 1, 2, 3, 4, 149)}
+        assert opened == {0: 200, 1: 404, 2: 404, 3: 200, 4: 404, 149: 200}
+
+
 def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
     now = [0.0]
     buckets = TokenBuckets(6, clock=lambda: now[0], clients=2)
@@ -139,6 +163,8 @@ def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) ->
         def get(self, link_id: str) -> None:
             raise StoreError("connection refused")
 
+        visit = get
+
     client.app.state.links, kept = Down(), client.app.state.links  # type: ignore[attr-defined]
     try:
         for response in (client.post("/api/links", json=VIEW), client.get("/s/aaaaaaaa")):
@@ -150,8 +176,6 @@ def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) ->
 
 
 def test_a_store_newer_than_this_gradstep_is_refused(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "links.sqlite3"
     open_store(f"sqlite:///{path}").close()
     newer = len(MIGRATIONS) + 1
