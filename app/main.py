@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # broken: links 503
         app.state.links = store = ReopeningStore(settings.links_url(), settings.links_store_mb * MB)
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
+        app.state.link_misses = TokenBuckets(settings.link_misses_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())
         app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
         STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")

@@ -25,7 +25,7 @@ from app.draw.layout.limits import (
     LayoutSettings,
     cache_share,
 )
-from app.links.ratelimit import DEFAULT_PER_MINUTE
+from app.links.ratelimit import DEFAULT_MISSES_PER_MINUTE, DEFAULT_PER_MINUTE
 from app.links.store import DEFAULT_STORE_MB
 from app.numbers import ascii_digits
 
@@ -206,6 +206,11 @@ class Settings(BaseSettings):
     links_per_minute: AtLeastOne = Field(
         default=DEFAULT_PER_MINUTE,
         description="new short links a minute per client address; past it, 429",
+    )
+    link_misses_per_minute: AtLeastOne = Field(
+        default=DEFAULT_MISSES_PER_MINUTE,
+        description="short links that do not exist a client may ask for a minute; past it, "
+        "each /s/ request of that client is 429 until a minute's share has passed",
     )
     links_store_mb: AtLeastOne = Field(
         default=DEFAULT_STORE_MB,

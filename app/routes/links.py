@@ -45,6 +45,7 @@ _OPENED: dict[int | str, dict[str, Any]] = {
     200: {"description": "the page or picture itself, when its long URL is too long to redirect"},
     303: {"description": "to the long URL"},
     404: {"content": {"text/html": {}}, "description": "no such link"},
+    429: {"model": ErrorResponse, "description": "too many links that do not exist asked for"},
 }
 _CREATED: dict[int | str, dict[str, Any]] = {
     200: {"model": LinkResponse, "description": "this view was stored before: the same id"},
@@ -79,6 +80,24 @@ class LinkTooLarge(HTTPException):
         )
 
 
+class TooManyMisses(HTTPException):
+    kind = "rate_limit"
+
+    def __init__(self, per_minute: int, retry_after: int) -> None:
+        super().__init__(
+            429,
+            f"more than {per_minute} short links that do not exist asked for in a minute from "
+            f"your address: try again in {retry_after} s, and check the link's letters (a–z "
+            "and 2–7) against where you read it",
+            headers={"retry-after": str(retry_after)},
+        )
+
+
+def client_of(request: Request) -> str:
+    """The client's address: the connection's, or a trusted proxy's X-Forwarded-For."""
+    return request.client.host if request.client else ""
+
+
 def store_of(request: Request) -> LinkStore:
     store: LinkStore = request.app.state.links
     return store
@@ -100,7 +119,7 @@ def _store_available() -> Iterator[None]:
 def post_link(body: LinkRequest, request: Request, response: Response) -> LinkResponse:
     """Store a view and answer its short link: 201 when new, 200 (same id) when stored before."""
     buckets: TokenBuckets = request.app.state.link_buckets
-    wait = buckets.take(request.client.host if request.client else "")
+    wait = buckets.take(client_of(request))
     if wait:
         raise TooManyLinks(buckets.per_minute, wait)
     state = link_state(body)
@@ -124,8 +143,15 @@ def _open(
     link_id = link_id.lower()  # base32 reads the same in capitals, as on a slide
     state: State | None = None
     if is_link_id(link_id):  # anything else is not a link: the store is not asked
+        misses: TokenBuckets = request.app.state.link_misses
+        client = client_of(request)
+        wait = misses.wait(client)  # a link that exists is not told from one that does not
+        if wait:
+            raise TooManyMisses(misses.per_minute, wait)
         with _store_available():
             state = store_of(request).visit(link_id)
+        if state is None:
+            misses.take(client)
     if state is None:
         return templates.TemplateResponse(
             request,

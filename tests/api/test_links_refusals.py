@@ -145,6 +145,31 @@ def test_a_flood_of_large_links_keeps_the_store_under_its_cap(
         assert opened == {0: 200, 1: 404, 2: 404, 3: 200, 4: 404, 149: 200}
 
 
+def test_guessing_links_is_throttled_per_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, item 13: /s/ answered 760 guesses a second, a 404 each. Past
+    GRADSTEP_LINK_MISSES_PER_MINUTE links that do not exist, every /s/ request of that address
+    is a 429 with Retry-After, a link that exists too (or the answers would tell them apart);
+    opening links that exist, however often, costs nothing."""
+    monkeypatch.setenv("GRADSTEP_LINK_MISSES_PER_MINUTE", "5")
+    with make_client(tmp_path, monkeypatch, 1000) as client:
+        real = create(client, VIEW)
+        for _ in range(20):  # a class opening the link
+            assert client.get(f"/s/{real}", follow_redirects=False).status_code == 303
+        guesses = [
+            client.get(f"/s/{n:08d}".translate(str.maketrans("0123456789", "abcdefghij")))
+            for n in range(20)
+        ]
+        assert [g.status_code for g in guesses] == [404] * 5 + [429] * 15
+        message = refusal(guesses[5], 429)
+        assert "more than 5 short links that do not exist" in message
+        assert guesses[5].json()["error"]["kind"] == "rate_limit"
+        assert int(guesses[5].headers["retry-after"]) == 12  # a token: 60 s / 5
+        assert client.get(f"/s/{real}", follow_redirects=False).status_code == 429
+        assert client.get("/s/not-an-id").status_code == 404  # not a guess: the store is not asked
+
+
 def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
     now = [0.0]
     buckets = TokenBuckets(6, clock=lambda: now[0], clients=2)
@@ -156,6 +181,9 @@ def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
     assert buckets.take("a") == 0
     buckets.take("c")  # a third client: the least recently seen ("b") is forgotten
     assert set(buckets._buckets) == {"a", "c"}
+    assert [buckets.wait("c") for _ in range(9)] == [0] * 9  # waiting takes no token
+    assert [buckets.take("c") for _ in range(5)] == [0] * 5  # the 5 it had left
+    assert buckets.wait("c") == 10
 
 
 def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) -> None:
