@@ -39,8 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit_heaps()  # before the request threads are made: they share the heaps
         png.start()
         # short links; migrated before any request
-        # broken: links 503
-        app.state.links = store = ReopeningStore(settings.links_url(), settings.links_store_mb * MB)
+        app.state.links = store = ReopeningStore(settings.links_url())  # broken: links 503
+        app.state.link_store_bytes = settings.links_store_mb * MB  # each new link trims to it
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
         app.state.link_misses = TokenBuckets(settings.link_misses_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())

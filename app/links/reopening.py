@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 
 from app.links.state import State
-from app.links.store import DEFAULT_STORE_MB, MB, LinkStore, Record, StoreError, open_store
+from app.links.store import LinkStore, Record, StoreError, open_store
 
 RETRY_OPEN_S = 5.0  # a store that would not open is tried again at most this often
 
@@ -23,14 +23,8 @@ RETRY_OPEN_S = 5.0  # a store that would not open is tried again at most this of
 class ReopeningStore(LinkStore):
     kind = "link store"
 
-    def __init__(
-        self,
-        url: str,
-        max_bytes: int = DEFAULT_STORE_MB * MB,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, url: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.url = url
-        self.max_bytes = max_bytes  # each new link trims the store to this
         self._clock = clock
         self._lock = threading.Lock()
         self._store: LinkStore | None = None
@@ -69,12 +63,7 @@ class ReopeningStore(LinkStore):
         return self._open().visit(link_id)
 
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
-        """``put``, then the store trimmed to ``max_bytes`` when the link is new."""
-        store = self._open()
-        stored = store.put(link_id, state, created)
-        if stored:
-            store.trim(self.max_bytes, link_id)
-        return stored
+        return self._open().put(link_id, state, created)
 
     def trim(self, max_bytes: int, keep: str) -> int:
         return self._open().trim(max_bytes, keep)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, get_args
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
 from app.capacity import Unavailable
+from app.draw.dot import Direction
+from app.draw.svg import Theme
 from app.links.ratelimit import TokenBuckets
 from app.links.state import (
     IMAGE_KEYS,
@@ -27,11 +29,14 @@ from app.links.state import (
     target,
 )
 from app.links.store import LinkStore, StoreError, save
+from app.numbers import ascii_digits
 from app.query import graph_query, step_query
 from app.routes.exports import get_graph_png
 from app.routes.graph import get_graph_svg
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.serving import public_base, templates
+from engine.language import Engine
+from engine.steps import Phase
 
 router = APIRouter(tags=["links"])
 
@@ -127,7 +132,10 @@ def post_link(body: LinkRequest, request: Request, response: Response) -> LinkRe
     if size > MAX_LINK_BYTES:
         raise LinkTooLarge(size)
     with _store_available():
-        link_id, created = save(store_of(request), state)
+        store = store_of(request)
+        link_id, created = save(store, state)
+        if created:  # past the cap, links never opened go first; this one stays
+            store.trim(request.app.state.link_store_bytes, link_id)
     response.status_code = 201 if created else 200
     response.headers["location"] = f"/s/{link_id}"
     return LinkResponse(id=link_id, url=f"{public_base(request)}/s/{link_id}")
@@ -180,7 +188,13 @@ def _page(template: str) -> Callable[[Request, State], Response]:
 
 
 def _number(text: str | None) -> int | None:
-    return None if text is None else int(text)
+    return int(text) if text is not None and ascii_digits(text) else None
+
+
+def _choice(text: str | None, choices: Any, default: str) -> Any:
+    """``text`` when it is one of the ``Literal`` ``choices``, else ``default`` (as the page
+    reads a parameter it does not know): an imported link's state is checked only as strings."""
+    return text if text in get_args(choices) else default
 
 
 def _picture(
@@ -190,15 +204,15 @@ def _picture(
 
     def answer(request: Request, state: State) -> Response:
         graph = graph_query(
-            source=state["source"],
+            source=state.get("source"),
             values=state.get("values"),
-            theme=cast(Any, state.get("theme", "light")),  # each checked when stored
-            rankdir=cast(Any, state.get("rankdir", "auto")),
+            theme=_choice(state.get("theme"), Theme, "light"),
+            rankdir=_choice(state.get("rankdir"), Direction, "auto"),
             fold=state.get("fold"),
-            engine=cast(Any, state.get("engine", "auto")),
+            engine=_choice(state.get("engine"), Engine, "auto"),
             iteration=_number(state.get("iteration")),
         )
-        at = step_query(_number(state.get("step")), cast(Any, state.get("phase", "backward")))
+        at = step_query(_number(state.get("step")), _choice(state.get("phase"), Phase, "backward"))
         return route(request, graph, at)
 
     return answer

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 from xml.etree import ElementTree
@@ -25,6 +26,7 @@ from link_client import (
 
 from app.links import store as store_module
 from app.links.state import full_id
+from app.links.store import Record
 from app.presets import LECTURE_NEURON, MICROGRAD_README
 from app.routes.links import MAX_REDIRECT_CHARS
 
@@ -111,6 +113,18 @@ def test_a_link_too_long_to_redirect_to_is_answered_in_place(client: TestClient)
     # a link of a program as long as the longest preset is still a redirect
     demo = create(client, {"preset": "micrograd-demo", "step": 1})
     assert client.get(f"/s/{demo}", follow_redirects=False).status_code == 303
+
+
+def test_an_imported_link_with_unknown_parameters_is_drawn_in_place_as_the_page_reads_it(
+    client: TestClient,
+) -> None:
+    """An import checks a state only as strings: the parameters a picture does not know fall
+    back to their defaults (as the page's do), never a 500."""
+    state = {"source": "a = 1.0\n# " + "x" * MAX_REDIRECT_CHARS, "step": "x", "theme": "sepia"}
+    link_id = full_id(state)[:8]
+    client.app.state.links.import_([Record(link_id, state, datetime.now(UTC))])  # type: ignore[attr-defined]
+    svg = client.get(f"/s/{link_id}.svg", follow_redirects=False)
+    assert svg.status_code == 200 and "theme-light" in svg.text
 
 
 def test_the_engine_switch_is_part_of_the_view(
