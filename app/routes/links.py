@@ -47,11 +47,18 @@ REDIRECT_CACHE = "max-age=86400"  # a link never changes what it points to
 # 192 KiB. The longest preset's long URL has 1,911 characters; a longer one is answered in place.
 MAX_REDIRECT_CHARS = 3_000
 _OPENED: dict[int | str, dict[str, Any]] = {
-    200: {"description": "the page or picture itself, when its long URL is too long to redirect"},
     303: {"description": "to the long URL"},
     404: {"content": {"text/html": {}}, "description": "no such link"},
     429: {"model": ErrorResponse, "description": "too many links that do not exist asked for"},
 }
+
+
+def _in_place(media_type: str) -> dict[int | str, dict[str, Any]]:
+    """``_OPENED`` with the 200 of a link too long to redirect to: the page or picture itself."""
+    ok = {"content": {media_type: {}}, "description": "itself, its URL too long to redirect to"}
+    return {200: ok, **_OPENED}
+
+
 _CREATED: dict[int | str, dict[str, Any]] = {
     200: {"model": LinkResponse, "description": "this view was stored before: the same id"},
     413: {"model": ErrorResponse, "description": f"a view over {MAX_LINK_BYTES:,} bytes packed"},
@@ -219,25 +226,30 @@ def _picture(
 
 
 # the image routes first: "/s/{link_id}" would match "abc.png" as an id
-@router.get("/s/{link_id}.png", response_class=HTMLResponse, responses=_OPENED)
+@router.get("/s/{link_id}.png", response_class=Response, responses=_in_place("image/png"))
 def open_link_png(request: Request, link_id: str) -> Response:
     """The link's step as PNG (``/api/graph.png``)."""
     return _open(request, link_id, "/api/graph.png", IMAGE_KEYS, _picture(get_graph_png))
 
 
-@router.get("/s/{link_id}.svg", response_class=HTMLResponse, responses=_OPENED)
+@router.get("/s/{link_id}.svg", response_class=Response, responses=_in_place("image/svg+xml"))
 def open_link_svg(request: Request, link_id: str) -> Response:
     """The link's step as a standalone SVG (``/api/graph.svg``)."""
     return _open(request, link_id, "/api/graph.svg", IMAGE_KEYS, _picture(get_graph_svg))
 
 
-@router.get("/s/{link_id}/embed", response_class=HTMLResponse, responses=_OPENED)
+@router.get("/s/{link_id}/embed", response_class=HTMLResponse, responses=_in_place("text/html"))
 def open_link_embed(request: Request, link_id: str) -> Response:
     """The link's view in the embeddable player (``/embed``)."""
     return _open(request, link_id, "/embed", PAGE_KEYS, _page("embed.html"))
 
 
-@router.get("/s/{link_id}", response_class=HTMLResponse, responses=_OPENED, name="open_link")
+@router.get(
+    "/s/{link_id}",
+    response_class=HTMLResponse,
+    responses=_in_place("text/html"),
+    name="open_link",
+)
 def open_link(request: Request, link_id: str) -> Response:
     """The link's view in the stepper (``/``)."""
     return _open(request, link_id, "/", PAGE_KEYS, _page("index.html"))
