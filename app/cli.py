@@ -9,6 +9,7 @@ bad setting is one line on stderr and exit status 2. The server's processes (uvi
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -182,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(settings: Settings) -> None:
     import uvicorn
 
+    if os.environ.get("FORWARDED_ALLOW_IPS") and not settings.trusted_proxies:
+        print(
+            f"gradstep: FORWARDED_ALLOW_IPS is not read; name the proxies in "
+            f"{env_name('trusted_proxies')}: until then no X-Forwarded-For is believed",
+            file=sys.stderr,
+        )
     uvicorn.run(
         "app.main:create_app",  # each worker process reads the settings when it makes its app
         factory=True,
@@ -189,6 +196,10 @@ def _serve(settings: Settings) -> None:
         port=settings.port,
         workers=settings.workers,
         limit_concurrency=settings.limit_concurrency,
+        # uvicorn's default believes X-Forwarded-For from 127.0.0.1: any local process, or a
+        # proxy that passes the header on as sent, could be any client (and pass the rate limit)
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.trusted_proxies.split(",") if settings.trusted_proxies else [],
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,  # the app answers 414, 431
     )

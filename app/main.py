@@ -19,6 +19,7 @@ from app.draw.layout.limits import cache_share
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.reopening import ReopeningStore
+from app.links.store import MB
 from app.middleware import HEAD_REFUSALS, install_middleware
 from app.pipeline import STRUCTURES
 from app.routes import exports, graph, links, oembed, pages, training
@@ -39,7 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         png.start()
         # short links; migrated before any request
         app.state.links = store = ReopeningStore(settings.links_url())  # broken: links 503
+        app.state.link_store_bytes = settings.links_store_mb * MB  # each new link trims to it
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
+        app.state.link_misses = TokenBuckets(settings.link_misses_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())
         app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
         STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")

@@ -113,8 +113,8 @@ def public_base(request: Request) -> str:
     """The address absolute links start with (oEmbed's, short links', the discovery link's): the
     setting ``public_url`` (GRADSTEP_PUBLIC_URL) when set, whatever Host header a client sends;
     else the request's own address, its scheme from ``X-Forwarded-Proto`` only when the proxy is
-    trusted (uvicorn's ``--proxy-headers``, on in ``gradstep serve``, for the addresses in
-    ``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default), but its host the Host header as sent."""
+    trusted (``gradstep serve`` believes the proxies in the setting ``trusted_proxies``, none by
+    default), but its host the Host header as sent."""
     settings = getattr(request.app.state, "settings", None)  # app.settings.Settings
     configured: str | None = getattr(settings, "public_url", None)
     return configured or str(request.base_url).rstrip("/")

@@ -8,6 +8,7 @@ docs/deploy.md lists these fields (tests/api/test_settings.py compares the two).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated, Literal
@@ -24,7 +25,8 @@ from app.draw.layout.limits import (
     LayoutSettings,
     cache_share,
 )
-from app.links.ratelimit import DEFAULT_PER_MINUTE
+from app.links.ratelimit import DEFAULT_MISSES_PER_MINUTE, DEFAULT_PER_MINUTE
+from app.links.store import DEFAULT_STORE_MB
 from app.numbers import ascii_digits
 
 ENV_PREFIX = "GRADSTEP_"
@@ -131,6 +133,30 @@ def _address(raw: object, info: ValidationInfo) -> object:
     return text.rstrip("/")
 
 
+def _proxies(raw: object, info: ValidationInfo) -> object:
+    """Addresses and networks, separated by commas, written one way (uvicorn would take a
+    malformed one as a name that no client has); ``*`` trusts every client; blank: none."""
+    if not isinstance(raw, str):
+        return raw
+    items = [item.strip() for item in raw.split(",") if item.strip()]
+    if items == ["*"]:
+        return "*"
+    written = []
+    for item in items:
+        try:
+            written.append(
+                str(ipaddress.ip_network(item, strict=False))
+                if "/" in item
+                else str(ipaddress.ip_address(item))
+            )
+        except ValueError:
+            raise ValueError(
+                f"{_name(info)} must be the proxies' addresses or networks separated by commas "
+                f"(10.0.0.5,10.1.0.0/16), or * for any, not {item!r}"
+            ) from None
+    return ",".join(written)
+
+
 Backend = Annotated[Literal["dot", "wasm"] | None, BeforeValidator(_backend)]
 Seconds = Annotated[float, BeforeValidator(_seconds)]
 Count = Annotated[int, BeforeValidator(_count)]
@@ -140,6 +166,7 @@ Port = Annotated[int, BeforeValidator(_port)]
 Directory = Annotated[Path, BeforeValidator(_directory)]
 Url = Annotated[str | None, BeforeValidator(_empty_is_unset)]
 Address = Annotated[str | None, BeforeValidator(_address)]
+Proxies = Annotated[str, BeforeValidator(_proxies)]
 
 
 # ── the settings ──────────────────────────────────────────────────────────────────────────────
@@ -189,6 +216,16 @@ class Settings(BaseSettings):
         default=DEFAULT_PER_MINUTE,
         description="new short links a minute per client address; past it, 429",
     )
+    link_misses_per_minute: AtLeastOne = Field(
+        default=DEFAULT_MISSES_PER_MINUTE,
+        description="short links that do not exist a client may ask for a minute; past it, "
+        "each /s/ request of that client is 429 until a minute's share has passed",
+    )
+    links_store_mb: AtLeastOne = Field(
+        default=DEFAULT_STORE_MB,
+        description="megabytes of short links (as stored, compressed) the store keeps; each new "
+        "link deletes the oldest links never opened, then those opened least recently, past it",
+    )
     data: Directory = Field(
         default_factory=default_data_dir,
         description="the directory of links.sqlite3, the short links' SQLite store "
@@ -204,6 +241,12 @@ class Settings(BaseSettings):
         default=None,
         description="the server's public address, which absolute links in answers start with "
         "(unset: the request's own address)",
+    )
+    trusted_proxies: Proxies = Field(
+        default="",
+        description="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto gradstep "
+        "serve believes: addresses or networks separated by commas, or * for any (unset: none, "
+        "so a client's address is the one it connects from)",
     )
     host: str = Field(default="127.0.0.1", description="the address gradstep serve listens on")
     port: Port = Field(default=8000, description="the port gradstep serve listens on")

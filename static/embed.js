@@ -6,11 +6,13 @@
 import { fetchGraph } from "./api.js";
 import { embedOptions, parseCommand } from "./embed-options.js";
 import { createStepper } from "./stepper.js";
-import { queryToState } from "./url.js";
+import { openingQuery, queryToState } from "./url.js";
 
 const root = document.querySelector("[data-player]");
-const fromUrl = queryToState(location.search);
-const opts = embedOptions(location.search);
+const linked = document.getElementById("gradstep-link")?.textContent ?? null; // /s/{id}/embed in place
+const opened = openingQuery(linked, location.search);
+const fromUrl = queryToState(opened);
+const opts = embedOptions(opened);
 const early = []; // commands from the host before the graph was ready
 let stepper = null;
 
@@ -95,7 +97,7 @@ async function start() {
   const { structure, numbers } = result.body;
   stepper.load({ structure, numbers }, result.body.svg, result.body.source, { position: at, fold: result.body.fold });
   const open = root.querySelector('[data-part="open"]');
-  if (open) open.href = `/${location.search}`;
+  if (open) open.href = linked === null ? `/${location.search}` : location.pathname.replace(/\/embed$/, "");
   document.addEventListener("keydown", stepper.onKey);
   // a click anywhere in the frame engages the keyboard (a focused frame gets the keys)
   root.addEventListener("pointerdown", () => root.classList.add("engaged"));

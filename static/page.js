@@ -15,13 +15,15 @@ import { refolded, stepCount } from "./model.js";
 import { pointedFinding, renderOwn, wireOwn } from "./own.js";
 import { createPredict } from "./predict.js";
 import { createStepper } from "./stepper.js";
-import { DEFAULTS, queryToState, stateToQuery } from "./url.js";
+import { DEFAULTS, openingQuery, queryToState, stateToQuery } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
 const VALUE_DEBOUNCE_MS = 180;
 const URL_DEBOUNCE_MS = 250;
 
-const fromUrl = queryToState(location.search);
+// a short link served in place (its long URL too long for an address) keeps its own address
+const linked = document.getElementById("gradstep-link")?.textContent ?? null;
+const fromUrl = queryToState(openingQuery(linked, location.search));
 const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Map(), painted: {}, editing: null, predict: null, inflight: null, layout: null, structure: null, pointed: { model: null, index: 0 } };
 
 const stepper = createStepper($("stage"), {
@@ -167,7 +169,7 @@ function scheduleUrl() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
     const query = stateToQuery(state);
-    if (location.search.slice(1) !== query) history.replaceState(null, "", `?${query}`);
+    if (linked === null && location.search.slice(1) !== query) history.replaceState(null, "", `?${query}`);
   }, URL_DEBOUNCE_MS);
 }
 

@@ -30,6 +30,12 @@ export function stateToQuery(state, { at = true } = {}) {
   return q.toString();
 }
 
+/** The query a page opens on: a short link too long to redirect to is served with its query in
+ * the page (app/routes/links.py), `linked` the text of that element (null when there is none). */
+export function openingQuery(linked, search) {
+  return linked === null ? search : JSON.parse(linked);
+}
+
 /** The state a query describes; anything missing or malformed falls back to the default. */
 export function queryToState(search) {
   const q = new URLSearchParams(search);

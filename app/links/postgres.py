@@ -18,16 +18,36 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from app.links.state import State, canonical, from_canonical
-from app.links.store import LinkStore, Record, StoreError, migrate, now
+from app.links.state import State, pack, unpack
+from app.links.store import (
+    EVICTION_ORDER,
+    PAGE_ROWS,
+    LinkStore,
+    Migration,
+    Record,
+    StoreError,
+    doomed,
+    migrate,
+    now,
+    stale,
+)
 
 POOL_SIZE = 4  # link requests are rare and short; the threadpool waits for a connection
 WAIT_S = 5  # for a free connection, or for the database at start-up
 MIGRATION_LOCK = 0x67726164  # an advisory lock's key: "grad"
 
-MIGRATIONS = (
-    'CREATE TABLE links (id text COLLATE "C" PRIMARY KEY, state text NOT NULL, '
-    "created timestamptz NOT NULL DEFAULT now())",
+MIGRATIONS: tuple[Migration, ...] = (
+    (
+        'CREATE TABLE links (id text COLLATE "C" PRIMARY KEY, state text NOT NULL, '
+        "created timestamptz NOT NULL DEFAULT now())",
+    ),
+    # 2: states packed (app/links/state.py); the rows before keep their JSON, now as bytes
+    ("ALTER TABLE links ALTER COLUMN state TYPE bytea USING convert_to(state, 'UTF8')",),
+    # 3: when a link was last opened, and the order the store's cap deletes links in
+    (
+        "ALTER TABLE links ADD COLUMN visited timestamptz",
+        f"CREATE INDEX links_eviction ON links ({EVICTION_ORDER})",
+    ),
 )
 
 Connection = psycopg.Connection[Any]
@@ -81,16 +101,46 @@ class PostgresStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         with self._use() as db:
             row = db.execute("SELECT state FROM links WHERE id = %s", (link_id,)).fetchone()
-        return None if row is None else dict(from_canonical(row[0]))
+        return None if row is None else unpack(row[0])
+
+    def visit(self, link_id: str) -> State | None:
+        with self._use() as db:
+            row = db.execute(
+                "SELECT state, visited FROM links WHERE id = %s", (link_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            if stale(row[1]):
+                db.execute("UPDATE links SET visited = %s WHERE id = %s", (now(), link_id))
+        return unpack(row[0])
 
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         with self._use() as db:
             cursor = db.execute(
                 "INSERT INTO links (id, state, created) VALUES (%s, %s, %s) "
                 "ON CONFLICT (id) DO NOTHING",
-                (link_id, canonical(state), created or now()),
+                (link_id, pack(state), created or now()),
             )
             return cursor.rowcount == 1
+
+    def trim(self, max_bytes: int, keep: str) -> int:
+        with self.batch(), self._use() as db:
+            row = db.execute("SELECT coalesce(sum(octet_length(state)), 0) FROM links").fetchone()
+            ids: list[str] = []
+            excess = int(row[0]) - max_bytes if row else 0
+            while excess > 0:
+                rows = db.execute(
+                    f"SELECT id, octet_length(state) FROM links WHERE id <> %s "
+                    f"ORDER BY {EVICTION_ORDER} LIMIT %s OFFSET %s",
+                    (keep, PAGE_ROWS, len(ids)),
+                ).fetchall()
+                if not rows:
+                    break
+                taken = doomed(rows, excess)
+                ids += taken
+                excess -= sum(size for _, size in rows[: len(taken)])
+            db.execute("DELETE FROM links WHERE id = ANY(%s)", (ids,))
+            return len(ids)
 
     def rows_after(self, after: str, limit: int) -> list[Record]:
         with self._use() as db:
@@ -98,7 +148,7 @@ class PostgresStore(LinkStore):
                 "SELECT id, state, created FROM links WHERE id > %s ORDER BY id LIMIT %s",
                 (after, limit),
             ).fetchall()
-        return [Record(i, from_canonical(s), c) for i, s, c in rows]
+        return [Record(i, unpack(s), c) for i, s, c in rows]
 
     def close(self) -> None:
         self._pool.close()

@@ -59,8 +59,14 @@ class ReopeningStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         return self._open().get(link_id)
 
+    def visit(self, link_id: str) -> State | None:
+        return self._open().visit(link_id)
+
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         return self._open().put(link_id, state, created)
+
+    def trim(self, max_bytes: int, keep: str) -> int:
+        return self._open().trim(max_bytes, keep)
 
     def rows_after(self, after: str, limit: int) -> list[Record]:
         return self._open().rows_after(after, limit)

@@ -14,16 +14,40 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
-from app.links.state import State, canonical, from_canonical
-from app.links.store import LinkStore, Record, StoreError, migrate, now
+from app.links.state import State, pack, unpack
+from app.links.store import (
+    EVICTION_ORDER,
+    PAGE_ROWS,
+    LinkStore,
+    Migration,
+    Record,
+    StoreError,
+    doomed,
+    migrate,
+    now,
+    stale,
+)
 
 BUSY_TIMEOUT_S = 10  # another worker process's write, or its start-up migration
 
-MIGRATIONS = (
-    "CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, created TEXT NOT NULL)",
+MIGRATIONS: tuple[Migration, ...] = (
+    ("CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, created TEXT NOT NULL)",),
+    # 2: states packed (app/links/state.py); the rows before keep their JSON, now as bytes
+    (
+        "CREATE TABLE packed_links (id TEXT PRIMARY KEY, state BLOB NOT NULL, "
+        "created TEXT NOT NULL)",
+        "INSERT INTO packed_links SELECT id, CAST(state AS BLOB), created FROM links",
+        "DROP TABLE links",
+        "ALTER TABLE packed_links RENAME TO links",
+    ),
+    # 3: when a link was last opened, and the order the store's cap deletes links in
+    (
+        "ALTER TABLE links ADD COLUMN visited TEXT",
+        f"CREATE INDEX links_eviction ON links ({EVICTION_ORDER})",
+    ),
 )
 
 
@@ -78,16 +102,44 @@ class SQLiteStore(LinkStore):
     def get(self, link_id: str) -> State | None:
         with self._use() as db:
             row = db.execute("SELECT state FROM links WHERE id = ?", (link_id,)).fetchone()
-        return None if row is None else from_canonical(row[0])
+        return None if row is None else unpack(row[0])
+
+    def visit(self, link_id: str) -> State | None:
+        with self._use() as db:
+            row = db.execute("SELECT state, visited FROM links WHERE id = ?", (link_id,)).fetchone()
+            if row is None:
+                return None
+            if stale(None if row[1] is None else datetime.fromisoformat(row[1])):
+                db.execute("UPDATE links SET visited = ? WHERE id = ?", (_when(now()), link_id))
+        return unpack(row[0])
 
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         with self._use() as db:
             cursor = db.execute(
                 "INSERT INTO links (id, state, created) VALUES (?, ?, ?) "
                 "ON CONFLICT (id) DO NOTHING",
-                (link_id, canonical(state), (created or now()).isoformat()),
+                (link_id, pack(state), _when(created or now())),
             )
             return cursor.rowcount == 1
+
+    def trim(self, max_bytes: int, keep: str) -> int:
+        with self.batch(), self._use() as db:
+            (total,) = db.execute("SELECT coalesce(sum(length(state)), 0) FROM links").fetchone()
+            ids: list[str] = []
+            excess = total - max_bytes
+            while excess > 0:
+                rows = db.execute(
+                    f"SELECT id, length(state) FROM links WHERE id <> ? "
+                    f"ORDER BY {EVICTION_ORDER} LIMIT ? OFFSET ?",
+                    (keep, PAGE_ROWS, len(ids)),
+                ).fetchall()
+                if not rows:
+                    break
+                taken = doomed(rows, excess)
+                ids += taken
+                excess -= sum(size for _, size in rows[: len(taken)])
+            db.executemany("DELETE FROM links WHERE id = ?", [(i,) for i in ids])
+            return len(ids)
 
     def rows_after(self, after: str, limit: int) -> list[Record]:
         with self._use() as db:
@@ -95,7 +147,7 @@ class SQLiteStore(LinkStore):
                 "SELECT id, state, created FROM links WHERE id > ? ORDER BY id LIMIT ?",
                 (after, limit),
             ).fetchall()
-        return [Record(i, from_canonical(s), datetime.fromisoformat(c)) for i, s, c in rows]
+        return [Record(i, unpack(s), datetime.fromisoformat(c)) for i, s, c in rows]
 
     def close(self) -> None:
         with self._lock:
@@ -105,6 +157,11 @@ class SQLiteStore(LinkStore):
         """Whether the file was deleted or replaced since it was opened: this connection would
         write to a file no later start opens (its links lost after a 201)."""
         return _identity(self.path) != self._file
+
+
+def _when(moment: datetime) -> str:
+    """A time as the rows write it: UTC in ISO 8601, so that text sorts as time does."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -5,6 +5,11 @@ The URL is the server's setting (``Settings.links_url``): ``GRADSTEP_DATABASE_UR
 shares links between servers; without it links live in SQLite in the data directory
 (``GRADSTEP_DATA``). A write returns only once it is committed. Each backend runs its schema's
 missing migrations when it opens, recording them in a ``schema_version`` table.
+
+The server's store is capped (``Settings.links_store_mb``, counted in rows' packed bytes): each
+new link trims it. Links never opened go first, the oldest first, then those opened least
+recently. Opening a link writes when it was opened, at most once every ``VISIT_EVERY``, so a
+class opening one link at once is one write.
 """
 
 from __future__ import annotations
@@ -14,13 +19,20 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from app.links.state import MIN_ID_CHARS, State, full_id, is_link_id
 
-PAGE_ROWS = 500  # rows read at a time by export
+PAGE_ROWS = 500  # rows read at a time by export, and by trim
+MB = 1024 * 1024
+# Packed links a server keeps: 256 MB holds 330,000 views of the longest preset (771 bytes) or
+# 16,000 of the largest a link may be (16 KiB); a term's links are a few thousand.
+DEFAULT_STORE_MB = 256
+VISIT_EVERY = timedelta(hours=1)  # how often a link's last visit is written again
+# the rows trimmed first: never opened before opened, then the oldest (created, or opened)
+EVICTION_ORDER = "(visited IS NOT NULL), (coalesce(visited, created)), id"
 
 
 class StoreError(Exception):
@@ -56,6 +68,16 @@ class LinkStore(ABC):
     def put(self, link_id: str, state: State, created: datetime | None = None) -> bool:
         """Store ``state`` under ``link_id`` unless the id is taken; True once committed, False
         when the id was already there (its row is never changed)."""
+
+    @abstractmethod
+    def visit(self, link_id: str) -> State | None:
+        """``get`` for someone opening the link: also notes when it was opened (at most once
+        every ``VISIT_EVERY``), which keeps it from being trimmed before links never opened."""
+
+    @abstractmethod
+    def trim(self, max_bytes: int, keep: str) -> int:
+        """Delete links in ``EVICTION_ORDER`` (never ``keep``, the link just stored) until their
+        packed bytes are at most ``max_bytes``; how many were deleted."""
 
     @abstractmethod
     def rows_after(self, after: str, limit: int) -> list[Record]:
@@ -103,6 +125,22 @@ class LinkStore(ABC):
         self.close()
 
 
+def stale(visited: datetime | None) -> bool:
+    """Whether a link's last visit should be written again: never written, or long ago."""
+    return visited is None or now() - visited >= VISIT_EVERY
+
+
+def doomed(rows: Iterable[tuple[str, int]], excess: int) -> list[str]:
+    """The first of ``rows`` (id, packed bytes), in eviction order, that free ``excess`` bytes."""
+    ids = []
+    for link_id, size in rows:
+        if excess <= 0:
+            break
+        ids.append(link_id)
+        excess -= size
+    return ids
+
+
 def save(store: LinkStore, state: State) -> tuple[str, bool]:
     """The id of ``state`` in ``store`` and whether it was stored now: the shortest prefix of
     its hash that is free or already holds this same state."""
@@ -127,7 +165,10 @@ class Cursor(Protocol):
     def fetchone(self) -> Any: ...
 
 
-def migrate(cursor: Cursor, migrations: Sequence[str]) -> None:
+Migration = tuple[str, ...]  # the statements of one schema version, run in order
+
+
+def migrate(cursor: Cursor, migrations: Sequence[Migration]) -> None:
     """Run the migrations not yet recorded in ``schema_version``, inside the caller's
     transaction (which also keeps two servers starting at once from both running them)."""
     cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
@@ -138,8 +179,9 @@ def migrate(cursor: Cursor, migrations: Sequence[str]) -> None:
             f"the link store's schema is version {current}, newer than this gradstep knows "
             f"({len(migrations)}): upgrade gradstep"
         )
-    for version, sql in enumerate(migrations[current:], start=current + 1):
-        cursor.execute(sql)
+    for version, statements in enumerate(migrations[current:], start=current + 1):
+        for sql in statements:
+            cursor.execute(sql)
         cursor.execute(f"INSERT INTO schema_version (version) VALUES ({version})")
 
 

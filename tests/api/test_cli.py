@@ -92,6 +92,30 @@ def test_an_error_says_where_once(
     assert err.startswith(said) and err.count("line ") == 1, err
 
 
+@pytest.mark.parametrize(
+    ("trusted", "believed"), [("", None), ("10.0.0.5,10.1.0.0/16", ["10.0.0.5", "10.1.0.0/16"])]
+)
+def test_serve_believes_forwarded_headers_from_the_trusted_proxies_alone(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    trusted: str,
+    believed: list[str] | None,
+) -> None:
+    """uvicorn believes X-Forwarded-For from FORWARDED_ALLOW_IPS, else 127.0.0.1; gradstep serve
+    from GRADSTEP_TRUSTED_PROXIES alone, and says so when the other is set instead."""
+    import uvicorn
+
+    ran: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    monkeypatch.setenv("GRADSTEP_TRUSTED_PROXIES", trusted)
+    assert main(["serve"]) == 0
+    assert ran["proxy_headers"] is (believed is not None)
+    assert ran["forwarded_allow_ips"] == (believed or [])
+    warned = "FORWARDED_ALLOW_IPS is not read; name the proxies in GRADSTEP_TRUSTED_PROXIES"
+    assert (warned in capsys.readouterr().err) is (believed is None)
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"])

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -22,13 +23,16 @@ from served import gradstep_serve
 
 from app.cli import main
 from app.draw.layout.dot_backend import dot_available
-from app.links.state import full_id
+from app.links.sqlite import MIGRATIONS
+from app.links.state import canonical, full_id, pack
 from app.links.store import LinkStore, Record, open_store, save
 from app.presets import MICROGRAD_README
 
 ROOT = Path(__file__).resolve().parents[2]
 STATE = {"source": MICROGRAD_README, "phase": "backward", "step": "3"}
 VIEW = {"source": MICROGRAD_README, "phase": "backward"}
+EMOJI = {"source": "x = 1.0\n# " + "\U0001f600" * 19_900 + "\ny = x * 2\n"}
+VERSIONS = list(range(1, len(MIGRATIONS) + 1))
 
 
 @pytest.fixture(scope="module")
@@ -72,24 +76,94 @@ def test_export_pages_through_every_row(store: LinkStore, monkeypatch: pytest.Mo
     assert sorted(r.state["source"] for r in store.export()) == sorted(s["source"] for s in states)
 
 
-def schema_versions(url: str) -> list[int]:
-    query = "SELECT version FROM schema_version ORDER BY version"
+def run_sql(url: str, *statements: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+    """The rows of the last of ``statements`` (``?`` for parameters), run on the store itself."""
     if url.startswith("sqlite:///"):
-        with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as db:
-            return [version for (version,) in db.execute(query)]
+        with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as db, db:
+            for sql in statements[:-1]:
+                db.execute(sql)
+            return db.execute(statements[-1], params).fetchall()
     import psycopg
 
     with psycopg.connect(url) as db:
-        return [version for (version,) in db.execute(query)]
+        for sql in statements[:-1]:
+            db.execute(sql)
+        cursor = db.execute(statements[-1].replace("?", "%s"), params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def schema_versions(url: str) -> list[int]:
+    return [v for (v,) in run_sql(url, "SELECT version FROM schema_version ORDER BY version")]
 
 
 def test_migrations_run_once_and_keep_the_rows(store_url: str) -> None:
     for _ in range(3):
         with open_store(store_url) as store:
             store.put("abcdefgh", STATE)
-            assert schema_versions(store_url) == [1]
+            assert schema_versions(store_url) == VERSIONS
     with open_store(store_url) as store:
         assert store.get("abcdefgh") == STATE
+
+
+def test_a_row_holds_its_view_packed(store: LinkStore, store_url: str) -> None:
+    """Issue 30, item 12: 19,900 emoji in a comment were a row of 238,842 bytes (JSON with
+    ``ensure_ascii``: 12 bytes an emoji). Packed (UTF-8, compressed) it is under 200."""
+    link_id, _ = save(store, EMOJI)
+    ((size,),) = run_sql(
+        store_url, "SELECT length(state) FROM links WHERE id = ?", params=(link_id,)
+    )
+    assert size < 200, size
+    assert store.get(link_id) == EMOJI
+
+
+def test_links_stored_before_rows_were_packed_still_open(store_url: str) -> None:
+    """A store of the first schema, its rows canonical JSON, opens migrated: its links open,
+    export and are found again when the same view is shared."""
+    first = {"source": "a = 1.0\nb = a * 2  # ∂b/∂a 😀"}
+    old = {full_id(state)[:8]: state for state in (STATE, first, EMOJI)}
+    created = "timestamptz" if store_url.startswith("postgres") else "TEXT"
+    run_sql(
+        store_url,
+        "CREATE TABLE links (id TEXT PRIMARY KEY, state TEXT NOT NULL, "
+        f"created {created} NOT NULL)",
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY)",
+        "INSERT INTO schema_version (version) VALUES (1)",
+    )
+    for link_id, state in old.items():
+        row = (link_id, canonical(state), "2025-09-01T09:00:00+00:00")
+        run_sql(store_url, "INSERT INTO links (id, state, created) VALUES (?, ?, ?)", params=row)
+    with open_store(store_url) as store:
+        assert schema_versions(store_url) == VERSIONS
+        for link_id, state in old.items():
+            assert store.get(link_id) == state
+            assert save(store, state) == (link_id, False)
+        assert {r.id: r.state for r in store.export()} == old
+        new_id, _ = save(store, {**first, "step": "1"})
+        assert store.get(new_id) == {**first, "step": "1"}
+
+
+def test_the_store_is_trimmed_links_never_opened_first(store: LinkStore) -> None:
+    """Issue 30, item 13: links were never deleted, so 100 large ones added 24 MB in 2 s and no
+    size was too much. Trimmed, the links never opened go first (the oldest first), then those
+    opened least recently; the link just stored is kept. An opening is written once an hour."""
+    states = [{"source": f"a = {i}.0\nb = a * {i}"} for i in range(6)]
+    ids = [full_id(state)[:8] for state in states]
+    size = {i: len(pack(state)) for i, state in zip(ids, states, strict=True)}
+    for minute, (link_id, state) in enumerate(zip(ids, states, strict=True)):
+        store.put(link_id, state, datetime(2025, 9, 1, 9, minute, tzinfo=UTC))
+    assert store.visit(ids[0]) == states[0] and store.visit(ids[2]) == states[2]
+    store.visit(ids[0])  # within the hour: still opened before ids[2]
+    total = sum(size.values())
+
+    def kept() -> list[str]:
+        return [r.id for r in sorted(store.export(), key=lambda r: ids.index(r.id))]
+
+    assert store.trim(total, ids[5]) == 0
+    assert store.trim(total - 1, ids[5]) == 1 and kept() == [ids[i] for i in (0, 2, 3, 4, 5)]
+    assert store.trim(size[ids[0]] + size[ids[2]] + size[ids[5]], ids[5]) == 2
+    assert kept() == [ids[0], ids[2], ids[5]]
+    assert store.trim(size[ids[2]] + size[ids[5]], ids[5]) == 1 and kept() == [ids[2], ids[5]]
+    assert store.trim(0, ids[5]) == 1 and kept() == [ids[5]]  # the new link itself stays
 
 
 def test_one_view_saved_at_once_from_many_threads_is_one_link(store: LinkStore) -> None:

@@ -4,8 +4,13 @@ token buckets behind it), a store that is down, and a store newer than this grad
 
 from __future__ import annotations
 
+import random
+import re
+import sqlite3
+import string
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from link_client import (
@@ -17,9 +22,12 @@ from link_client import (
     refusal,
     sqlite_client,  # noqa: F401  (the fixture client)
 )
+from served import gradstep_serve
 
+from app.draw.layout.dot_backend import dot_available
 from app.links.ratelimit import TokenBuckets
-from app.links.state import full_id
+from app.links.sqlite import MIGRATIONS
+from app.links.state import MAX_LINK_BYTES, full_id
 from app.links.store import StoreError, open_store
 from app.query import MAX_VALUES, MAX_VALUES_CHARS
 from engine.limits import MAX_SOURCE_CHARS
@@ -56,6 +64,22 @@ def test_bad_requests_are_422_in_the_error_shape(
     assert words in message or words == response.json()["error"]["kind"], message
 
 
+def test_a_view_too_large_to_keep_is_a_413_saying_its_size_and_the_limit(
+    client: TestClient,
+) -> None:
+    """Issue 30, item 12: any program within the source limit was stored whatever its size.
+    One that packs badly (random text in a comment) is refused, naming both sizes; the same
+    number of characters that packs well (one emoji repeated) is kept."""
+    noise = random.Random(30)
+    comment = "".join(chr(noise.randrange(0x4E00, 0x9FFF)) for _ in range(19_000))
+    response = client.post("/api/links", json={"source": f"x = 1.0\n# {comment}\ny = x * 2"})
+    message = refusal(response, 413)
+    size = int(re.search(r"takes ([\d,]+) bytes", message)[1].replace(",", ""))  # type: ignore[index]
+    assert size > MAX_LINK_BYTES and f"more than the {MAX_LINK_BYTES:,}" in message
+    assert "shorten the program" in message and response.json()["error"]["kind"] == "limit"
+    create(client, {"source": "x = 1.0\n# " + "\U0001f600" * 19_000 + "\ny = x * 2"})
+
+
 def test_bad_json_is_422(client: TestClient) -> None:
     response = client.post(
         "/api/links", content=b'{"source": ', headers={"content-type": "application/json"}
@@ -77,6 +101,75 @@ def test_link_creation_is_rate_limited_per_address(
         assert opened.status_code == 303  # opening a link is not limited
 
 
+@pytest.mark.parametrize("trusted", ["", "127.0.0.1"])
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(tmp_path: Path, trusted: str) -> None:
+    """Issue 30, item 13: uvicorn believes X-Forwarded-For from 127.0.0.1 by default, so a new
+    address in it each time made 200 links in 0.75 s past a limit of 30 a minute. `gradstep
+    serve` believes it only from GRADSTEP_TRUSTED_PROXIES (none by default)."""
+    env = {"GRADSTEP_DATA": str(tmp_path), "GRADSTEP_LINKS_PER_MINUTE": "2"}
+    env["GRADSTEP_TRUSTED_PROXIES"] = trusted
+    if dot_available():
+        env["GRADSTEP_LAYOUT"] = "dot"  # no WebAssembly to compile: a quicker start
+    with gradstep_serve(env) as (_, url):
+        answers = [
+            httpx.post(
+                f"{url}/api/links",
+                json={"source": f"a = {i}.0"},
+                headers={"x-forwarded-for": f"203.0.113.{i}"},
+                timeout=30,
+            ).status_code
+            for i in range(5)
+        ]
+    assert answers == ([201] * 5 if trusted else [201, 201, 429, 429, 429])
+
+
+def test_a_flood_of_large_links_keeps_the_store_under_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, item 13: 100 large links added 24 MB in 2 s, and nothing bounded the store.
+    Capped at 1 MB here, 150 links of 10 KB leave it under 1 MB: the oldest links never opened
+    are gone, the ones opened (a class's) and the newest are kept."""
+    monkeypatch.setenv("GRADSTEP_LINKS_STORE_MB", "1")
+    noise = random.Random(13)
+    with make_client(tmp_path, monkeypatch, 1000) as client:
+        ids = []
+        for i in range(150):
+            comment = "".join(noise.choice(string.ascii_letters) for _ in range(12_000))
+            ids.append(create(client, {"source": f"x = {i}.0\n# {comment}"}))
+            if i in (0, 3):  # opened by a class
+                assert client.get(f"/s/{ids[i]}", follow_redirects=False).status_code == 200
+        with sqlite3.connect(tmp_path / "links.sqlite3") as db:
+            ((stored, count),) = db.execute("SELECT sum(length(state)), count(*) FROM links")
+        assert 1000 * 1024 < stored <= 1024 * 1024 and count < 150
+        opened = {i: client.get(f"/s/{ids[i]}").status_code for i in (0, 1, 2, 3, 4, 149)}
+        assert opened == {0: 200, 1: 404, 2: 404, 3: 200, 4: 404, 149: 200}
+
+
+def test_guessing_links_is_throttled_per_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, item 13: /s/ answered 760 guesses a second, a 404 each. Past
+    GRADSTEP_LINK_MISSES_PER_MINUTE links that do not exist, every /s/ request of that address
+    is a 429 with Retry-After, a link that exists too (or the answers would tell them apart);
+    opening links that exist, however often, costs nothing."""
+    monkeypatch.setenv("GRADSTEP_LINK_MISSES_PER_MINUTE", "5")
+    with make_client(tmp_path, monkeypatch, 1000) as client:
+        real = create(client, VIEW)
+        for _ in range(20):  # a class opening the link
+            assert client.get(f"/s/{real}", follow_redirects=False).status_code == 303
+        guesses = [
+            client.get(f"/s/{n:08d}".translate(str.maketrans("0123456789", "abcdefghij")))
+            for n in range(20)
+        ]
+        assert [g.status_code for g in guesses] == [404] * 5 + [429] * 15
+        message = refusal(guesses[5], 429)
+        assert "more than 5 short links that do not exist" in message
+        assert guesses[5].json()["error"]["kind"] == "rate_limit"
+        assert int(guesses[5].headers["retry-after"]) == 12  # a token: 60 s / 5
+        assert client.get(f"/s/{real}", follow_redirects=False).status_code == 429
+        assert client.get("/s/not-an-id").status_code == 404  # not a guess: the store is not asked
+
+
 def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
     now = [0.0]
     buckets = TokenBuckets(6, clock=lambda: now[0], clients=2)
@@ -88,12 +181,17 @@ def test_token_buckets_refill_per_client_and_forget_the_oldest() -> None:
     assert buckets.take("a") == 0
     buckets.take("c")  # a third client: the least recently seen ("b") is forgotten
     assert set(buckets._buckets) == {"a", "c"}
+    assert [buckets.wait("c") for _ in range(9)] == [0] * 9  # waiting takes no token
+    assert [buckets.take("c") for _ in range(5)] == [0] * 5  # the 5 it had left
+    assert buckets.wait("c") == 10
 
 
 def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) -> None:
     class Down(NoStore):
         def get(self, link_id: str) -> None:
             raise StoreError("connection refused")
+
+        visit = get
 
     client.app.state.links, kept = Down(), client.app.state.links  # type: ignore[attr-defined]
     try:
@@ -106,14 +204,13 @@ def test_a_store_that_is_down_is_a_503_in_the_error_shape(client: TestClient) ->
 
 
 def test_a_store_newer_than_this_gradstep_is_refused(tmp_path: Path) -> None:
-    import sqlite3
-
     path = tmp_path / "links.sqlite3"
     open_store(f"sqlite:///{path}").close()
+    newer = len(MIGRATIONS) + 1
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
-        db.execute("INSERT INTO schema_version VALUES (2)")
-    with pytest.raises(StoreError, match="version 2, newer than this gradstep knows"):
+        assert db.execute("SELECT max(version) FROM schema_version").fetchall() == [(newer - 1,)]
+        db.execute(f"INSERT INTO schema_version VALUES ({newer})")
+    with pytest.raises(StoreError, match=f"version {newer}, newer than this gradstep knows"):
         open_store(f"sqlite:///{path}")
 
 

@@ -5,7 +5,9 @@ id, and the QR code of a link."""
 
 from __future__ import annotations
 
+import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlencode
 from xml.etree import ElementTree
@@ -24,7 +26,9 @@ from link_client import (
 
 from app.links import store as store_module
 from app.links.state import full_id
+from app.links.store import Record
 from app.presets import LECTURE_NEURON, MICROGRAD_README
+from app.routes.links import MAX_REDIRECT_CHARS
 
 
 def test_a_view_is_stored_and_named_by_its_hash(client: TestClient, tmp_path: Path) -> None:
@@ -85,9 +89,50 @@ def test_redirects_go_to_the_long_urls(client: TestClient) -> None:
     assert client.get(f"/s/{link_id}").status_code == 200  # the stepper page
 
 
-def test_the_engine_switch_is_part_of_the_view(client: TestClient) -> None:
+def test_a_link_too_long_to_redirect_to_is_answered_in_place(client: TestClient) -> None:
+    """Issue 30, item 12: 19,900 emoji in a comment were a 303 whose Location had 238,852
+    characters (clients refuse it; following it got gradstep's own 414). The page is now served
+    at the short link with the link's query in it, the picture drawn there, with no Location."""
+    source = "x = 1.0\n# " + "\U0001f600" * 19_900 + "\ny = x * 2\n"
+    link_id = create(client, {"source": source, "step": 1, "theme": "dark"})
+    query = "?" + urlencode({"source": source, "phase": "backward", "step": "1", "theme": "dark"})
+    assert len(query) > MAX_REDIRECT_CHARS
+    for path, marker in [(f"/s/{link_id}", 'id="source"'), (f"/s/{link_id}/embed", "data-player")]:
+        page = client.get(path, follow_redirects=False)
+        assert page.status_code == 200 and "location" not in page.headers, path
+        assert marker in page.text
+        carried = re.search(
+            r'<script type="application/json" id="gradstep-link">(.*?)</script>', page.text
+        )
+        assert carried is not None and json.loads(carried[1]) == query, path
+    svg = client.get(f"/s/{link_id}.svg", follow_redirects=False)
+    assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
+    assert "location" not in svg.headers and "<svg" in svg.text
+    png = client.get(f"/s/{link_id}.png", follow_redirects=False)
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    # a link of a program as long as the longest preset is still a redirect
+    demo = create(client, {"preset": "micrograd-demo", "step": 1})
+    assert client.get(f"/s/{demo}", follow_redirects=False).status_code == 303
+
+
+def test_an_imported_link_with_unknown_parameters_is_drawn_in_place_as_the_page_reads_it(
+    client: TestClient,
+) -> None:
+    """An import checks a state only as strings: the parameters a picture does not know fall
+    back to their defaults (as the page's do), never a 500."""
+    state = {"source": "a = 1.0\n# " + "x" * MAX_REDIRECT_CHARS, "step": "x", "theme": "sepia"}
+    link_id = full_id(state)[:8]
+    client.app.state.links.import_([Record(link_id, state, datetime.now(UTC))])  # type: ignore[attr-defined]
+    svg = client.get(f"/s/{link_id}.svg", follow_redirects=False)
+    assert svg.status_code == 200 and "theme-light" in svg.text
+
+
+def test_the_engine_switch_is_part_of_the_view(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A program with its own class Value shown with gradstep's (the page's engine=gradstep):
     the link keeps the choice for the page, the embed and the images; auto is the default."""
+    monkeypatch.setattr("app.routes.links.MAX_REDIRECT_CHARS", 10**6)  # its URL has 6,300
     own = (Path(__file__).parents[1] / "engine" / "learners" / "micrograd.py").read_text("utf-8")
     mine = create(client, {"source": own})
     ours = create(client, {"source": own, "engine": "gradstep"})

@@ -133,11 +133,14 @@ def test_a_public_address_that_is_not_one_stops_the_app(monkeypatch: pytest.Monk
         create_app()
 
 
-def test_behind_a_trusted_proxy_the_scheme_comes_from_it() -> None:
-    """Without GRADSTEP_PUBLIC_URL, uvicorn's proxy headers (trusted from FORWARDED_ALLOW_IPS,
-    127.0.0.1 by default) give the scheme a TLS-terminating proxy received."""
-    with gradstep_serve({"GRADSTEP_LAYOUT": "dot"}) as (_, url):
+@pytest.mark.parametrize(("trusted", "scheme"), [("127.0.0.1", "https"), ("", "http")])
+def test_behind_a_trusted_proxy_the_scheme_comes_from_it(trusted: str, scheme: str) -> None:
+    """Without GRADSTEP_PUBLIC_URL, the scheme a TLS-terminating proxy received comes from its
+    X-Forwarded-Proto when the proxy is named in GRADSTEP_TRUSTED_PROXIES; no proxy is by
+    default, so a client cannot name a scheme of its own."""
+    env = {"GRADSTEP_LAYOUT": "dot", "GRADSTEP_TRUSTED_PROXIES": trusted}
+    with gradstep_serve(env) as (_, url):
         headers = {"x-forwarded-proto": "https", "host": "gradstep.example.org"}
         page = "https://gradstep.example.org/?source=a"
         body = httpx.get(f"{url}/oembed", params={"url": page}, headers=headers).json()
-        assert body["provider_url"] == "https://gradstep.example.org/"
+        assert body["provider_url"] == f"{scheme}://gradstep.example.org/"

@@ -39,6 +39,8 @@ def test_every_setting_is_described() -> None:
         ("GRADSTEP_LAYOUT_CACHE", "1.5"),
         ("GRADSTEP_PORT", "70000"),
         ("GRADSTEP_WORKERS", "many"),
+        ("GRADSTEP_TRUSTED_PROXIES", "proxy.example.org"),
+        ("GRADSTEP_TRUSTED_PROXIES", "10.0.0.1,*"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_variable(
@@ -63,6 +65,14 @@ def test_unset_and_empty_values_take_the_defaults(
     assert settings.links_url() == f"sqlite:///{tmp_path / 'links.sqlite3'}"
     layout = settings.layout_settings()
     assert (layout.slots, layout.queue, layout.cache_entries) == (3, None, 1)
+
+
+def test_trusted_proxies_are_written_one_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn takes a network with host bits (10.1.0.1/16) as a name no client has: trusting
+    nothing, silently. The setting writes each one as uvicorn reads it; unset trusts none."""
+    assert Settings().trusted_proxies == ""
+    monkeypatch.setenv("GRADSTEP_TRUSTED_PROXIES", " 10.0.0.5, 10.1.0.1/16,::1 ")
+    assert Settings().trusted_proxies == "10.0.0.5,10.1.0.0/16,::1"
 
 
 def test_the_serve_flags_are_settings() -> None:

@@ -161,3 +161,30 @@ def test_without_the_link_store_the_dialog_uses_the_full_link(page) -> None:
     assert page.locator("#share-short").input_value() == ""
     long = page.locator('[data-share="link"]').input_value()
     assert decode_qr(page.locator("#share-qr").screenshot()) == long
+
+
+def test_a_link_too_long_to_redirect_to_opens_in_place(page, browser) -> None:
+    """Issue 30, item 12: 19,900 emoji in a comment made a 303 too long to follow. The page and
+    the embed open at the short link itself, on the link's program, step and theme, and keep
+    that address (the long one would be refused)."""
+    source = "x = Value(2.0)\n# " + "\U0001f600" * 19_900 + "\ny = x * x\ny.backward()\n"
+    made = page.request.post("/api/links", data={"source": source, "step": 0, "theme": "dark"})
+    assert made.status == 201, made.text()
+    short = made.json()["url"]
+    page.goto(short)
+    wait_for(page, DRAWN)
+    assert page.locator("#source").input_value() == source
+    assert page.locator("#position").inner_text() == "backward 1/2"
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.keyboard.press("ArrowRight")  # a new view: the address stays the short link
+    wait_for(page, "() => document.getElementById('position').textContent === 'backward 2/2'")
+    page.wait_for_timeout(500)  # past the page's debounce of its address (250 ms)
+    assert page.url == short
+    embed = browser.new_page()
+    embed.goto(f"{short}/embed")
+    wait_for(embed, "() => document.querySelector('[data-player]').dataset.state === 'ready'")
+    assert (
+        embed.locator('[data-part="open"]').get_attribute("href")
+        == urllib.parse.urlsplit(short).path
+    )
+    embed.close()
