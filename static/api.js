@@ -31,6 +31,29 @@ function post(url, body, signal) {
   return request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
 }
 
+// A server at capacity answers 503 busy with Retry-After (docs/deploy.md): the graph is asked
+// for again after that wait, this many times, before the refusal is shown. A newer request
+// aborts the wait as it would the fetch.
+const BUSY_RETRIES = 3;
+
+function pause(seconds, signal) {
+  return new Promise((resolve, reject) => {
+    const aborted = () => { clearTimeout(timer); reject(new DOMException("aborted", "AbortError")); };
+    const timer = setTimeout(() => { signal?.removeEventListener("abort", aborted); resolve(); }, seconds * 1000);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener("abort", aborted, { once: true });
+  });
+}
+
+async function postPatiently(url, body, signal) {
+  for (let tries = 0; ; tries += 1) {
+    const result = await post(url, body, signal);
+    const busy = !result.ok && result.error.kind === "busy" && result.error.retryAfter;
+    if (!busy || tries === BUSY_RETRIES) return result;
+    await pause(result.error.retryAfter, signal);
+  }
+}
+
 /** POST /api/graph: the trace (structure and numbers) and SVG of a program. `values`: an
  * object, or a URL's text. `layout`: the layout of the graph on show; when the new one is drawn
  * the same, the answer's svg is null (the shown SVG is kept and restyled). `structure`: the
@@ -39,7 +62,7 @@ function post(url, body, signal) {
  * which iteration of a training loop (null: the last). */
 export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null, engine = "auto", iteration = null }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
-  return post("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine, iteration }, signal);
+  return postPatiently("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine, iteration }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */

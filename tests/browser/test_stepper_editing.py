@@ -126,3 +126,24 @@ def test_editor_keys_tab_indent_and_ctrl_enter_runs(page):
     wait_drawn(page, before)
     assert node_text(page, "y", "data") == "9.0000"
     assert page.locator("#gutter span").count() == 3
+
+
+def test_a_busy_server_is_asked_again_after_its_retry_after(page):
+    """A server at capacity answers 503 busy with Retry-After (issue 30, item 5): the page asks
+    again after that wait instead of showing the refusal to a student."""
+    open_page(page)
+    asked: list[int] = []
+
+    def busy_once(route) -> None:  # the first graph request finds the server full
+        asked.append(1)
+        if len(asked) > 1:
+            route.continue_()
+            return
+        refusal = {"error": {"message": "the server is busy", "kind": "busy"}}
+        route.fulfill(status=503, headers={"Retry-After": "1"}, json=refusal)
+
+    page.route("**/api/graph", busy_once)
+    run_program(page, PRODUCT)
+    assert len(asked) == 2
+    assert page.locator("#error").is_hidden()
+    assert node_text(page, "c", "data") is not None
