@@ -126,19 +126,14 @@ class PostgresStore(LinkStore):
     def trim(self, max_bytes: int, keep: str) -> int:
         with self.batch(), self._use() as db:
             row = db.execute("SELECT coalesce(sum(octet_length(state)), 0) FROM links").fetchone()
-            ids: list[str] = []
-            excess = int(row[0]) - max_bytes if row else 0
-            while excess > 0:
-                rows = db.execute(
+            ids = doomed(
+                int(row[0]) - max_bytes if row else 0,
+                lambda skip: db.execute(
                     f"SELECT id, octet_length(state) FROM links WHERE id <> %s "
                     f"ORDER BY {EVICTION_ORDER} LIMIT %s OFFSET %s",
-                    (keep, PAGE_ROWS, len(ids)),
-                ).fetchall()
-                if not rows:
-                    break
-                taken = doomed(rows, excess)
-                ids += taken
-                excess -= sum(size for _, size in rows[: len(taken)])
+                    (keep, PAGE_ROWS, skip),
+                ).fetchall(),
+            )
             db.execute("DELETE FROM links WHERE id = ANY(%s)", (ids,))
             return len(ids)
 

@@ -125,19 +125,14 @@ class SQLiteStore(LinkStore):
     def trim(self, max_bytes: int, keep: str) -> int:
         with self.batch(), self._use() as db:
             (total,) = db.execute("SELECT coalesce(sum(length(state)), 0) FROM links").fetchone()
-            ids: list[str] = []
-            excess = total - max_bytes
-            while excess > 0:
-                rows = db.execute(
+            ids = doomed(
+                total - max_bytes,
+                lambda skip: db.execute(
                     f"SELECT id, length(state) FROM links WHERE id <> ? "
                     f"ORDER BY {EVICTION_ORDER} LIMIT ? OFFSET ?",
-                    (keep, PAGE_ROWS, len(ids)),
-                ).fetchall()
-                if not rows:
-                    break
-                taken = doomed(rows, excess)
-                ids += taken
-                excess -= sum(size for _, size in rows[: len(taken)])
+                    (keep, PAGE_ROWS, skip),
+                ).fetchall(),
+            )
             db.executemany("DELETE FROM links WHERE id = ?", [(i,) for i in ids])
             return len(ids)
 

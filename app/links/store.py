@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -130,14 +130,19 @@ def stale(visited: datetime | None) -> bool:
     return visited is None or now() - visited >= VISIT_EVERY
 
 
-def doomed(rows: Iterable[tuple[str, int]], excess: int) -> list[str]:
-    """The first of ``rows`` (id, packed bytes), in eviction order, that free ``excess`` bytes."""
-    ids = []
-    for link_id, size in rows:
-        if excess <= 0:
+def doomed(excess: int, page: Callable[[int], Sequence[tuple[str, int]]]) -> list[str]:
+    """The ids that free ``excess`` bytes, first in eviction order: ``page(skip)`` gives the
+    next rows (id, packed bytes) of that order after the first ``skip``, PAGE_ROWS at most."""
+    ids: list[str] = []
+    while excess > 0:
+        rows = page(len(ids))
+        if not rows:
             break
-        ids.append(link_id)
-        excess -= size
+        for link_id, size in rows:
+            if excess <= 0:
+                break
+            ids.append(link_id)
+            excess -= size
     return ids
 
 
