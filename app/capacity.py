@@ -60,8 +60,8 @@ def layout_failed(detail: str) -> Unavailable:
     )
 
 
-def default_layout_slots() -> int:
-    """Layouts that run at once unless set: the number of cores, at least 2."""
+def default_slots() -> int:
+    """Layouts or programs that run at once unless set: the number of cores, at least 2."""
     return max(2, os.cpu_count() or 2)
 
 

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 
 import engine
 from app.bounded import BoundedCache
-from app.capacity import Gate, default_layout_slots
+from app.capacity import Gate, default_slots
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
@@ -74,7 +74,7 @@ STRUCTURES: BoundedCache[Kept] = BoundedCache(
     _cost, cache_share(DEFAULT_CACHE_MB, "structures"), entries=64
 )
 # programs running at once, and waiting (app/main.py sets it from the settings)
-RUNS = Gate.for_runs(default_layout_slots())
+RUNS = Gate.for_runs(default_slots())
 MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
 _DRAWINGS: BoundedCache[tuple[Fold, Rankdir, str]] = BoundedCache(
     lambda drawing: len(drawing[2]), None, MAX_DRAWINGS

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from pydantic import BeforeValidator, Field, ValidationError, ValidationInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.capacity import RUN_QUEUE_PER_SLOT, RUN_WAIT_S, default_layout_slots
+from app.capacity import RUN_QUEUE_PER_SLOT, RUN_WAIT_S, default_slots
 from app.draw.layout.limits import (
     DEFAULT_CACHE_ENTRIES,
     DEFAULT_CACHE_MB,
@@ -195,7 +195,7 @@ class Settings(BaseSettings):
         "requests asked again, a quarter for layouts, a quarter for traces' structures",
     )
     layout_slots: AtLeastOne = Field(
-        default_factory=default_layout_slots,
+        default_factory=default_slots,
         description="layouts that run at once (unset: the number of cores, at least 2)",
     )
     layout_queue: Waiting = Field(
@@ -204,7 +204,7 @@ class Settings(BaseSettings):
         "(unset: twice the slots)",
     )
     run_slots: AtLeastOne = Field(
-        default_factory=default_layout_slots,
+        default_factory=default_slots,
         description="programs that run at once (unset: the number of cores, at least 2)",
     )
     run_queue: Waiting = Field(

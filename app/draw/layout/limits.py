@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from app.capacity import RETRY_AFTER_BUSY_S, Unavailable, default_layout_slots
+from app.capacity import RETRY_AFTER_BUSY_S, Unavailable, default_slots
 from engine.errors import GradstepError
 
 DEFAULT_TIMEOUT_S = 5.0
@@ -49,7 +49,7 @@ class LayoutSettings:
     timeout: float = DEFAULT_TIMEOUT_S
     cache_entries: int = DEFAULT_CACHE_ENTRIES
     cache_bytes: int = cache_share(DEFAULT_CACHE_MB, "layouts")
-    slots: int = field(default_factory=default_layout_slots)  # layouts running at once
+    slots: int = field(default_factory=default_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
 
 
