@@ -116,7 +116,7 @@ class RedisStore:
 
     def __init__(self, url: str, ttl_s: float) -> None:
         self.url = url
-        self.ttl_ms = max(1, round(ttl_s * 1000))
+        self.ttl_s = ttl_s
         self.hub = Hub()
         # no socket timeout: the pub/sub connection waits for events without end
         self.redis = aioredis.Redis.from_url(
@@ -129,6 +129,10 @@ class RedisStore:
         self._reader: asyncio.Task[None] | None = None
         self._subscribed: dict[str, asyncio.Event] = {}  # channel → set once confirmed
         self._lock = asyncio.Lock()
+
+    @property
+    def ttl_ms(self) -> int:
+        return max(1, round(self.ttl_s * 1000))
 
     def _where(self) -> Any:
         return _reachable(self.url)

@@ -30,6 +30,7 @@ class StoreUnavailable(Exception):
 class ClassStore(Protocol):
     kind: str  # "memory" or "redis", for messages
     hub: Hub  # this worker's listeners
+    ttl_s: float  # a class's lifetime after its teacher's last command
 
     async def create(self, code: str, key_hash: str, state: State) -> bool:
         """Store a new class; False when ``code`` is taken (the caller draws another)."""

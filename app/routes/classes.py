@@ -95,7 +95,7 @@ def _limited(buckets: TokenBuckets, key: str, what: str) -> None:
         raise Refused(
             429,
             "rate_limit",
-            f"more than {buckets.per_minute} {what} a minute: try again in {wait} s",
+            f"more than {buckets.per_minute} {what} in a minute: try again in {wait} s",
             {"retry-after": str(wait)},
         )
 

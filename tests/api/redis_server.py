@@ -47,9 +47,9 @@ def redis_server() -> Iterator[str]:
         raise AssertionError  # unreachable: unavailable() skips or fails
     root = tempfile.mkdtemp(prefix="gradstep-redis-")
     port = free_port()
+    options = {"port": str(port), "bind": "127.0.0.1", "dir": root, "save": "", "appendonly": "no"}
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", root, "--save", "",
-         "--appendonly", "no", "--daemonize", "no", "--logfile", ""],  # fmt: skip
+        [binary, *(part for name, value in options.items() for part in (f"--{name}", value))],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
