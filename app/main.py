@@ -89,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = training.event_stream_openapi(FastAPI.openapi(app))
+            schema = training.event_stream_openapi(FastAPI.openapi(app))
+            app.openapi_schema = classes.class_events_openapi(schema)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -56,6 +56,7 @@ from app.links.state import is_link_id
 from app.links.store import StoreError
 from app.routes.exports import get_qr_svg
 from app.routes.links import client_of, store_of
+from app.routes.training import EventStream
 from app.schemas import ErrorResponse
 from app.serving import public_base
 from engine.errors import GradstepError
@@ -535,7 +536,7 @@ async def class_qr(code: str, request: Request) -> Response:
 
 @router.get(
     "/api/classes/{code}/events",
-    response_class=ClassStream,
+    response_class=EventStream,  # described as a stream; the answer is a ClassStream
     responses={
         200: {"content": {"text/event-stream": {}}, "description": "the class's events"},
         **_ERRORS,
@@ -557,6 +558,22 @@ async def events(code: str, request: Request) -> Response:
         await held.aclose()
         raise _no_class(code)
     return ClassStream(class_events(store, code, snapshot, queue), held)
+
+
+def class_events_openapi(schema: dict[str, Any]) -> dict[str, Any]:
+    """The events route as it answers: its 200 a string of Server-Sent Events (FastAPI gives
+    every response the route's media type), its refusals JSON in the error shape."""
+    responses = schema["paths"]["/api/classes/{code}/events"]["get"]["responses"]
+    for status, response in responses.items():
+        content = response.get("content", {})
+        if status != "200" and "text/event-stream" in content:
+            content["application/json"] = content.pop("text/event-stream")
+    responses["200"]["content"]["text/event-stream"]["schema"] = {
+        "type": "string",
+        "description": "Server-Sent Events (id: the class's event number, data: one line of "
+        "JSON with a type: position, question, answers, reveal, paused, program, closed)",
+    }
+    return schema
 
 
 @router.post(
