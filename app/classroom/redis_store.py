@@ -44,6 +44,8 @@ from app.classroom.store import MAX_ANSWERS_PER_ROUND, Command, StoreUnavailable
 
 CONNECT_TIMEOUT_S = 2  # a broker that is down is a 503 at once, not a hung request
 SUBSCRIBE_TIMEOUT_S = 5
+MAX_CONNECTIONS = 32  # per worker: commands are short, so a burst queues briefly for one
+POOL_WAIT_S = 5  # then a 503
 RECONNECT_S = 1
 MAX_RETRIES = 100  # a command's transaction, retried while answers keep coming in
 
@@ -118,10 +120,17 @@ class RedisStore:
         self.url = url
         self.ttl_s = ttl_s
         self.hub = Hub()
-        # no socket timeout: the pub/sub connection waits for events without end
-        self.redis = aioredis.Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S
+        # a bounded pool that makes a request wait its turn (redis-py's default pool refuses
+        # past its size: 200 students connecting at once made a 503); no socket timeout, for
+        # the pub/sub connection waits for events without end
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=POOL_WAIT_S,
+            decode_responses=True,
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
         )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self._create = self.redis.register_script(_CREATE)
         self._answer = self.redis.register_script(_ANSWER)
         self._close = self.redis.register_script(_CLOSE)
@@ -291,4 +300,4 @@ class RedisStore:
                 await self._pubsub.aclose()
             except (RedisError, OSError):
                 pass
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)  # a pool given is not closed else

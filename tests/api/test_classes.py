@@ -9,10 +9,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from backends import BACKENDS
 from class_client import PROGRAM, STORES, Events, class_client, new_class, student
 from fastapi.testclient import TestClient
+from served import free_port
 
 from app.classroom.codes import ALPHABET, CODE_LENGTH
+from app.main import create_app
+from app.settings import Settings
 
 
 @pytest.fixture(scope="module", params=STORES)
@@ -268,3 +272,14 @@ def test_a_closed_class_is_gone(client: TestClient) -> None:
     assert after.status_code == 404 and after.json()["error"]["kind"] == "not_found"
     assert client.get(lesson.url("/answers"), headers=lesson.auth).status_code == 404
     assert client.delete(lesson.url(), headers=lesson.auth).status_code == 404
+
+
+def test_a_broker_that_cannot_be_reached_costs_the_classes_alone() -> None:
+    url = f"redis://user:secret@127.0.0.1:{free_port()}/0"  # nothing listens there
+    with TestClient(create_app(Settings(layout=BACKENDS[0], broker_url=url))) as client:
+        refused = client.post("/api/classes", json={"source": PROGRAM})
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "5"
+        error = refused.json()["error"]
+        assert error["kind"] == "store_unavailable" and "secret" not in error["message"]
+        assert client.get("/api/classes/abcdefghjk/events").status_code == 503
+        assert client.post("/api/graph", json={"source": PROGRAM}).status_code == 200

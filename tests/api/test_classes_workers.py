@@ -20,7 +20,7 @@ from served import gradstep_serve
 
 from app.cli import GRACEFUL_SHUTDOWN_S
 
-LISTENERS = 100  # per test: half on each server
+LISTENERS = 200  # half on each server; 200 at once found redis-py's pool refusing (a 503)
 
 
 @pytest.fixture(scope="module")
