@@ -189,6 +189,13 @@ def _serve(settings: Settings) -> None:
             f"{env_name('trusted_proxies')}: until then no X-Forwarded-For is believed",
             file=sys.stderr,
         )
+    if settings.workers > 1 and not settings.broker_url:
+        print(
+            f"gradstep: with {settings.workers} workers and no {env_name('broker_url')}, a live "
+            "class lives in the worker that made it, and students reaching another are told it "
+            "does not exist: set it to a Redis address (redis://…) for live classes",
+            file=sys.stderr,
+        )
     uvicorn.run(
         "app.main:create_app",  # each worker process reads the settings when it makes its app
         factory=True,

@@ -13,6 +13,8 @@ from fastapi import FastAPI
 from app import __version__, pipeline
 from app.allocator import limit_heaps
 from app.capacity import Answers, Gate
+from app.classroom.store import open_store
+from app.classroom.stream import end_streams_on_exit
 from app.draw import png
 from app.draw.layout import Layout
 from app.draw.layout.limits import cache_share
@@ -22,7 +24,7 @@ from app.links.reopening import ReopeningStore
 from app.links.store import MB
 from app.middleware import HEAD_REFUSALS, install_middleware
 from app.pipeline import STRUCTURES
-from app.routes import exports, graph, links, oembed, pages, training
+from app.routes import classes, exports, graph, links, oembed, pages, training
 from app.serving import mount_static
 from app.settings import Settings
 from app.training.jobs import TrainingJobs
@@ -48,13 +50,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")
         pipeline.RUNS = Gate.for_runs(settings.run_slots, settings.run_queue)
         app.state.training = jobs = TrainingJobs()
+        # live classes: in memory, or shared through the broker (connected when first used)
+        app.state.classes = class_store = open_store(settings.broker_url)
+        app.state.class_buckets = TokenBuckets(classes.CLASSES_PER_MINUTE)
+        app.state.class_misses = TokenBuckets(classes.CLASS_MISSES_PER_MINUTE)
+        app.state.class_answers = TokenBuckets(classes.ANSWERS_PER_CLASS_PER_MINUTE)
+        app.state.student_answers = TokenBuckets(classes.ANSWERS_PER_STUDENT_PER_MINUTE)
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()
         threading.Thread(target=jobs.warm, daemon=True).start()  # the training workers' fork server
         try:
-            async with stop_training_on_exit(jobs):  # SIGTERM stops jobs; waits for workers
+            # SIGTERM stops jobs and waits for their workers; it ends class streams at once
+            async with stop_training_on_exit(jobs), end_streams_on_exit(class_store.hub):
                 yield
-        finally:  # no child process outlives the app: each is ended and waited for
+        finally:
+            await (
+                class_store.aclose()
+            )  # no child process outlives the app: each is ended and waited for
             warming.join()
             layout.close()
             png.shutdown()
@@ -71,13 +83,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings  # public_url: links in answers (app/serving.py's public_base)
     install_error_handlers(app)
     install_middleware(app)
-    for area in (graph, pages, oembed, exports, training, links):
+    for area in (graph, pages, oembed, exports, training, links, classes):
         app.include_router(area.router)
     mount_static(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = training.event_stream_openapi(FastAPI.openapi(app))
+            schema = training.event_stream_openapi(FastAPI.openapi(app))
+            app.openapi_schema = classes.class_events_openapi(schema)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -116,6 +116,23 @@ def _empty_is_unset(raw: object) -> object:
     return None if raw == "" else raw
 
 
+BROKER_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def _broker(raw: object, info: ValidationInfo) -> object:
+    """A Redis address (blank: unset); another scheme is refused at start, not at the first
+    class."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None if raw == "" else raw
+    if not raw.startswith(BROKER_SCHEMES):
+        scheme = raw.split("://", 1)[0] if "://" in raw else "no scheme"
+        raise ValueError(
+            f"{_name(info)} must be a Redis address, redis://host:6379/0 (or rediss://, unix://),"
+            f" not one with {scheme}"  # the address may hold a password: not repeated
+        )
+    return raw
+
+
 def _address(raw: object, info: ValidationInfo) -> object:
     """An http(s) address without a trailing slash (blank: unset); one without a scheme or
     with a query or a fragment is refused."""
@@ -165,6 +182,7 @@ Waiting = Annotated[int | None, BeforeValidator(_waiting)]
 Port = Annotated[int, BeforeValidator(_port)]
 Directory = Annotated[Path, BeforeValidator(_directory)]
 Url = Annotated[str | None, BeforeValidator(_empty_is_unset)]
+Broker = Annotated[str | None, BeforeValidator(_broker)]
 Address = Annotated[str | None, BeforeValidator(_address)]
 Proxies = Annotated[str, BeforeValidator(_proxies)]
 
@@ -236,6 +254,12 @@ class Settings(BaseSettings):
         repr=False,  # it may hold a password
         description="the short links' store, postgresql://… or sqlite:///path "
         "(unset: the SQLite file in the data directory)",
+    )
+    broker_url: Broker = Field(
+        default=None,
+        repr=False,  # it may hold a password
+        description="the live classes' broker, redis://… (rediss://, unix://), which every "
+        "worker and server shares (unset: classes live in the memory of a single process)",
     )
     public_url: Address = Field(
         default=None,

@@ -5,8 +5,8 @@ cd "$(dirname "$0")/.."
 
 # System packages: Python's venv (Debian keeps ensurepip, which gives a venv its pip, in
 # python3-venv, not installed by default), Graphviz for layout, Chromium for the browser tests,
-# a font for PNGs, PostgreSQL for the link store's tests (they start their own server), zbar to
-# read QR codes, npm to fetch reveal.js for the slide-deck test and axe-core for the
+# a font for PNGs, PostgreSQL for the link store's tests and Redis for the live classes' (they
+# start their own servers), zbar to read QR codes, npm to fetch reveal.js for the slide-deck test and axe-core for the
 # accessibility test.
 need=()
 python3 -c "import ensurepip" 2>/dev/null || need+=(python3-venv)
@@ -14,6 +14,7 @@ command -v dot >/dev/null || need+=(graphviz)
 command -v chromium >/dev/null || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null || need+=(redis-server)
 command -v zbarimg >/dev/null || need+=(zbar-tools)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then

@@ -7,9 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from app.cli import SERVE_FLAGS
-from app.settings import Settings, env_name
+from app.settings import Settings, env_name, problems
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 ROW = re.compile(r"^\| `(GRADSTEP_\w+)` \| `(\w+)` \|", re.M)
@@ -41,6 +42,8 @@ def test_every_setting_is_described() -> None:
         ("GRADSTEP_WORKERS", "many"),
         ("GRADSTEP_TRUSTED_PROXIES", "proxy.example.org"),
         ("GRADSTEP_TRUSTED_PROXIES", "10.0.0.1,*"),
+        ("GRADSTEP_BROKER_URL", "http://user:secret@redis.example.org"),
+        ("GRADSTEP_BROKER_URL", "localhost:6379"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_variable(
@@ -54,7 +57,12 @@ def test_a_bad_value_is_refused_naming_its_variable(
 def test_unset_and_empty_values_take_the_defaults(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    for name in ("GRADSTEP_LAYOUT", "GRADSTEP_DATABASE_URL", "GRADSTEP_PUBLIC_URL"):
+    for name in (
+        "GRADSTEP_LAYOUT",
+        "GRADSTEP_DATABASE_URL",
+        "GRADSTEP_PUBLIC_URL",
+        "GRADSTEP_BROKER_URL",
+    ):
         monkeypatch.setenv(name, "")
     monkeypatch.delenv("GRADSTEP_LAYOUT_QUEUE", raising=False)
     monkeypatch.setenv("GRADSTEP_LAYOUT_SLOTS", "3")
@@ -62,6 +70,7 @@ def test_unset_and_empty_values_take_the_defaults(
     monkeypatch.setenv("GRADSTEP_DATA", str(tmp_path))
     settings = Settings()
     assert settings.layout is None and settings.public_url is None
+    assert settings.broker_url is None
     assert settings.links_url() == f"sqlite:///{tmp_path / 'links.sqlite3'}"
     layout = settings.layout_settings()
     assert (layout.slots, layout.queue, layout.cache_entries) == (3, None, 1)
@@ -73,6 +82,15 @@ def test_trusted_proxies_are_written_one_way(monkeypatch: pytest.MonkeyPatch) ->
     assert Settings().trusted_proxies == ""
     monkeypatch.setenv("GRADSTEP_TRUSTED_PROXIES", " 10.0.0.5, 10.1.0.1/16,::1 ")
     assert Settings().trusted_proxies == "10.0.0.5,10.1.0.0/16,::1"
+
+
+def test_a_broker_address_is_never_repeated_in_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRADSTEP_BROKER_URL", "http://user:secret@redis.example.org")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    said = problems(refused.value)  # what gradstep prints
+    assert said and "GRADSTEP_BROKER_URL" in said[0] and "secret" not in str(said)
+    assert "secret" not in repr(Settings(broker_url="redis://user:secret@localhost:6379/0"))
 
 
 def test_the_serve_flags_are_settings() -> None:

@@ -1,0 +1,159 @@
+"""A class's state, as both stores keep it, and the events made from it.
+
+The state is one JSON object, changed only by its teacher's commands: the program, the position
+every student's screen follows, ``paused`` and ``roam``, and the questions asked, each with its
+rounds (Peer Instruction's second vote is a second round of the same question). Beside it a store
+keeps ``seq``, the id of the class's last event; ``open``, the round taking answers; and the
+answers, counted once per student and round. A command is a function from a ``Snapshot`` to a
+``Change``: the new state and the events it sends, which the store applies atomically.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+Event = dict[str, Any]  # JSON, with a "type"
+State = dict[str, Any]
+
+START_POSITION: dict[str, Any] = {
+    "phase": "forward",
+    "step": 0,
+    "folded": [],
+    "values": {},
+    "iteration": None,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A class as stored: what its events and commands are made from."""
+
+    key_hash: str  # SHA-256 of the teacher key (app.classroom.codes)
+    seq: int  # the id of the class's last event
+    open: str  # the round taking answers, "question:round", or ""
+    state: State
+    counts: dict[str, int] = field(default_factory=dict)  # answers counted, by round
+
+    def mutable(self) -> State:
+        """A copy of the state for a command to change."""
+        return copy.deepcopy(self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a command does: the state it leaves, the round then open, the events it sends."""
+
+    state: State
+    open: str
+    events: list[Event]
+
+
+class Outcome(Enum):
+    """What became of a student's answer."""
+
+    COUNTED = "counted"
+    ANSWERED = "answered"  # this student's first answer to the round counts; this one does not
+    NOT_OPEN = "not_open"  # the round is no longer (or not) taking answers
+    FULL = "full"  # the round has as many answers as it may hold
+    GONE = "gone"  # no such class
+
+
+def round_key(question: int, round_number: int) -> str:
+    return f"{question}:{round_number}"
+
+
+def program_digest(source: str, values: dict[str, float]) -> str:
+    """Names a class's program: a student's page that holds another asks for it again."""
+    text = json.dumps({"source": source, "values": values}, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def new_state(program: dict[str, Any]) -> State:
+    return {
+        "program": program,
+        "position": dict(START_POSITION),
+        "paused": False,
+        "roam": False,
+        "question": None,  # the id of the question on screen
+        "questions": [],
+    }
+
+
+def question_of(state: State, question: int) -> dict[str, Any] | None:
+    questions: list[dict[str, Any]] = state["questions"]
+    return questions[question - 1] if 1 <= question <= len(questions) else None
+
+
+# ── events ────────────────────────────────────────────────────────────────────────────────────
+
+
+def position_event(state: State) -> Event:
+    return {
+        "type": "position",
+        **state["position"],
+        "program": state["program"]["digest"],
+        "paused": state["paused"],
+        "roam": state["roam"],
+    }
+
+
+def question_event(question: dict[str, Any]) -> Event:
+    """A question as students see it: which node, which kind, which round; never its answer."""
+    return {
+        "type": "question",
+        "question": question["id"],
+        "node": question["node"],
+        "name": question["name"],
+        "kind": question["kind"],
+        "round": len(question["rounds"]),
+    }
+
+
+def count_event(question: int, round_number: int, count: int) -> Event:
+    return {"type": "answers", "question": question, "round": round_number, "count": count}
+
+
+def reveal_event(question: dict[str, Any]) -> Event:
+    last = question["rounds"][-1]
+    return {
+        "type": "reveal",
+        "question": question["id"],
+        "round": len(question["rounds"]),
+        "histogram": last["histogram"],
+    }
+
+
+def closed_event(reason: str) -> Event:
+    """The class has ended (``closed`` by its teacher, or ``expired``): the stream ends."""
+    return {"type": "closed", "reason": reason}
+
+
+def program_event(program: dict[str, Any]) -> Event:
+    keep = ("source", "values", "digest")
+    return {"type": "program", **{name: program[name] for name in keep}}
+
+
+def opening_events(snapshot: Snapshot) -> list[Event]:
+    """What a listener is sent first, on connecting or reconnecting: the position, then the
+    question on screen (if any) with its live count, or its histogram once revealed."""
+    state = snapshot.state
+    events = [position_event(state)]
+    question = question_of(state, state["question"] or 0)
+    if question is not None:
+        events.append(question_event(question))
+        number = len(question["rounds"])
+        if question["rounds"][-1].get("histogram") is not None:
+            events.append(reveal_event(question))
+        else:
+            counted = snapshot.counts.get(round_key(question["id"], number), 0)
+            events.append(count_event(question["id"], number, counted))
+    return events
+
+
+def event_json(event: Event) -> str:
+    return json.dumps(event, allow_nan=False, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,83 @@
+"""Where classes live: the ``ClassStore`` interface, and ``open_store`` to choose one.
+
+Without ``GRADSTEP_BROKER_URL`` a worker keeps its classes in memory (``memory.MemoryStore``):
+one process, nothing else to run. With ``redis://…`` every worker and server shares them through
+Redis (``redis_store.RedisStore``): state in keys that expire, events by pub/sub. Both pass the
+same tests (tests/api/test_classes.py).
+
+A class lasts ``CLASS_TTL_S`` after its teacher's last command (an answer does not extend it);
+then it is deleted with its answers, as when it is closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from app.classroom.hub import Hub
+from app.classroom.model import Change, Outcome, Snapshot, State
+
+CLASS_TTL_S = 12 * 3600  # a day's lectures; a class is rarely wanted the next morning
+MAX_ANSWERS_PER_ROUND = 2_000  # the largest lecture hall, twice over
+Command = Callable[[Snapshot], Change]  # may raise an HTTP error: nothing then changes
+
+
+class StoreUnavailable(Exception):
+    """The broker cannot be reached: a 503, the input not at fault."""
+
+
+class ClassStore(Protocol):
+    kind: str  # "memory" or "redis", for messages
+    hub: Hub  # this worker's listeners
+    ttl_s: float  # a class's lifetime after its teacher's last command
+
+    async def create(self, code: str, key_hash: str, state: State) -> bool:
+        """Store a new class; False when ``code`` is taken (the caller draws another)."""
+        ...
+
+    async def get(self, code: str) -> Snapshot | None:
+        """The class, or None when there is none (never made, closed or expired)."""
+        ...
+
+    async def update(self, code: str, command: Command) -> Snapshot | None:
+        """Apply ``command`` atomically: its state and open round are stored, its events sent,
+        with the next ids, and the class's lifetime starts again. The class as it then is, or
+        None when there is no such class (the command is not run)."""
+        ...
+
+    async def answer(
+        self, code: str, round_key: str, student: str, record: dict[str, Any]
+    ) -> tuple[Outcome, int]:
+        """Count ``student``'s answer to the round ``round_key`` ("question:round") when that
+        round is open and this student has not answered it; the outcome and the round's count.
+        A counted answer sends an ``answers`` event with the count."""
+        ...
+
+    async def answers(self, code: str) -> dict[str, list[dict[str, Any]]]:
+        """Every answer of the class, by round, each ``{"value", "nickname", "at"}``, in the
+        order they were counted; no student tokens."""
+        ...
+
+    async def close(self, code: str, reason: str) -> bool:
+        """Delete the class and its answers, and send ``closed``; False when there was none."""
+        ...
+
+    def listen(self, code: str) -> AbstractAsyncContextManager[Any]:
+        """A queue of the class's events from now on (``hub.Item``), for one listener."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+def open_store(broker_url: str | None, ttl_s: float | None = None) -> ClassStore:
+    """The store ``broker_url`` names: None, memory; ``redis://``, ``rediss://`` or
+    ``unix://``, Redis (connected when first used)."""
+    ttl = CLASS_TTL_S if ttl_s is None else ttl_s
+    if not broker_url:
+        from app.classroom.memory import MemoryStore
+
+        return MemoryStore(ttl)
+    from app.classroom.redis_store import RedisStore
+
+    return RedisStore(broker_url, ttl)

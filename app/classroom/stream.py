@@ -1,0 +1,108 @@
+"""A class's events as Server-Sent Events, and their end at SIGTERM.
+
+Each event is ``id: <n>`` (the class's event number, increasing) and ``data: <json>`` with a
+``type``; no ``event:`` name, so a browser's ``EventSource.onmessage`` gets them all. A listener
+is sent the class as it is first (``model.opening_events``, all with the id of the class's last
+event), then every event after it, a comment every ``KEEPALIVE_S`` to keep proxies from closing
+a quiet connection, and ``closed`` when the class ends. A browser that reconnects (sending
+``Last-Event-ID``) is sent the class as it then is, whatever it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from types import FrameType
+from typing import Any
+
+from starlette.responses import StreamingResponse
+
+from app.classroom.hub import Hub, Item
+from app.classroom.model import Snapshot, closed_event, event_json, opening_events
+from app.classroom.store import ClassStore
+
+KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_read_timeout)
+RETRY_MS = 2_000  # how soon a browser reconnects: a step is missed for no longer than this
+CLOSED_TYPE = '"type":"closed"'
+EXIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def sse(event_id: int, data: str) -> str:
+    return f"id: {event_id}\ndata: {data}\n\n"
+
+
+async def class_events(
+    store: ClassStore, code: str, snapshot: Snapshot, queue: asyncio.Queue[Item]
+) -> AsyncIterator[str]:
+    """The stream of a listener subscribed (``queue``) before ``snapshot`` was read."""
+    last = snapshot.seq
+    yield f"retry: {RETRY_MS}\n\n"
+    for event in opening_events(snapshot):
+        yield sse(last, event_json(event))
+    while True:
+        try:
+            item = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+        except TimeoutError:
+            if await store.get(code) is None:  # expired: nothing was sent when it went
+                yield sse(last + 1, event_json(closed_event("expired")))
+                return
+            yield ": keep-alive\n\n"
+            continue
+        if item is None:  # the server is stopping, or this listener fell behind
+            return
+        event_id, data = item
+        if event_id <= last:  # already in the snapshot
+            continue
+        last = event_id
+        yield sse(event_id, data)
+        if CLOSED_TYPE in data:
+            return
+
+
+class ClassStream(StreamingResponse):
+    """An event stream that lets go of its subscription when it ends, however it ends: also
+    when the client went before the stream's first byte."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, events: AsyncIterator[str], held: AsyncExitStack) -> None:
+        headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
+        super().__init__(events, headers=headers)
+        self.held = held
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.held.aclose()
+
+
+@asynccontextmanager
+async def end_streams_on_exit(hub: Hub) -> AsyncIterator[None]:
+    """A lifespan: on SIGTERM or SIGINT every class stream of this worker ends at once (each
+    browser reconnects, to another worker or the restarted server), so open streams never hold
+    up the shutdown. Chained before the handler already installed, as
+    app/training/shutdown.py's; under TestClient (no main thread to hook) nothing is hooked."""
+    loop = asyncio.get_running_loop()
+    hooked: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in EXIT_SIGNALS:
+            previous = signal.getsignal(sig)
+            if previous is None:  # installed from C: leave it alone
+                continue
+
+            def on_exit(number: int, frame: FrameType | None, previous: Any = previous) -> None:
+                loop.call_soon_threadsafe(hub.shutdown)
+                if callable(previous):
+                    previous(number, frame)
+
+            hooked[sig] = previous
+            signal.signal(sig, on_exit)
+    try:
+        yield
+    finally:
+        for sig, previous_handler in hooked.items():
+            signal.signal(sig, previous_handler)

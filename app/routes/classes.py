@@ -1,0 +1,621 @@
+"""Live classes (issue 29): a teacher's commands move every student's screen and ask
+questions; students listen to the class's event stream and answer. Every route is ``async``
+(the store is asyncio); running a program goes to the threadpool.
+
+A class is named by its code; its teacher's commands carry its key (``Authorization: Bearer``);
+a student is a random token the page chose. A code that is not a class costs the client a token
+of a bucket (``CLASS_MISSES_PER_MINUTE``): guessing is throttled, opening a class is not.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import AsyncExitStack
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+
+from app.capacity import Unavailable
+from app.classroom.codes import key_hash, key_matches, new_code, new_key, normal_code
+from app.classroom.model import (
+    START_POSITION,
+    Change,
+    Outcome,
+    Snapshot,
+    new_state,
+    opening_events,
+    position_event,
+    program_event,
+    question_event,
+    question_of,
+    reveal_event,
+    round_key,
+)
+from app.classroom.program import class_program, given_values, true_gradient
+from app.classroom.schemas import (
+    AnswerRequest,
+    AnswerTaken,
+    ClassCreated,
+    ClassRequest,
+    ClassView,
+    PauseRequest,
+    PositionRequest,
+    ProgramRequest,
+    QuestionCreated,
+    QuestionRequest,
+    RoamRequest,
+    Tally,
+)
+from app.classroom.store import ClassStore, Command, StoreUnavailable
+from app.classroom.stream import ClassStream, class_events
+from app.classroom.tally import answers_csv, histogram
+from app.links.ratelimit import TokenBuckets
+from app.links.state import is_link_id
+from app.links.store import StoreError
+from app.routes.exports import get_qr_svg
+from app.routes.links import client_of, store_of
+from app.routes.training import EventStream
+from app.schemas import ErrorResponse
+from app.serving import public_base
+from engine.errors import GradstepError
+
+router = APIRouter(tags=["classes"])
+
+RETRY_AFTER_BROKER_S = 5
+CLASSES_PER_MINUTE = 10  # new classes per client address: a teacher makes one a lecture
+CLASS_MISSES_PER_MINUTE = 30  # codes that are not classes; a class mistyping one misses a few
+ANSWERS_PER_STUDENT_PER_MINUTE = 20  # a student answers each round once; a few retries
+ANSWERS_PER_CLASS_PER_MINUTE = 3_000  # a lecture hall of 1,000 answering within seconds, thrice
+MAX_QUESTIONS = 200  # a class's questions; each keeps its rounds in the class's state
+MAX_ROUNDS = 5  # Peer Instruction votes twice; a third and more are there to be spare
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorResponse, "description": "no teacher key, or not this class's"},
+    404: {"model": ErrorResponse, "description": "no such class (closed, expired, never made)"},
+    422: {"model": ErrorResponse, "description": "bad input"},
+    429: {"model": ErrorResponse, "description": "too many codes that are not classes"},
+    503: {"model": ErrorResponse, "description": "the broker cannot be reached"},
+}
+
+
+class Refused(HTTPException):
+    """A refusal in the error shape: its status, its kind, a message saying what works."""
+
+    def __init__(
+        self, status: int, kind: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status, message, headers=headers)
+        self.kind = kind
+
+
+def _limited(buckets: TokenBuckets, key: str, what: str) -> None:
+    wait = buckets.take(key)
+    if wait:
+        raise Refused(
+            429,
+            "rate_limit",
+            f"more than {buckets.per_minute} {what} in a minute: try again in {wait} s",
+            {"retry-after": str(wait)},
+        )
+
+
+def store_at(request: Request) -> ClassStore:
+    store: ClassStore = request.app.state.classes
+    return store
+
+
+def _no_class(code: str) -> Refused:
+    return Refused(
+        404,
+        "not_found",
+        f"there is no class {code}: it has closed, or expired (12 hours after its teacher's "
+        "last command), or the code is mistyped; check it against the slide",
+    )
+
+
+async def _class(request: Request, text: str) -> tuple[str, Snapshot]:
+    """The class ``text`` names and its snapshot; 404 when there is none, 429 for a client
+    that has asked for too many codes that are not classes."""
+    code = normal_code(text)
+    if code is None:
+        raise _no_class(text[:20])
+    misses: TokenBuckets = request.app.state.class_misses
+    client = client_of(request)
+    wait = misses.wait(client)
+    if wait:
+        raise Refused(
+            429,
+            "rate_limit",
+            f"more than {misses.per_minute} class codes that are not classes asked for in a "
+            f"minute from your address: try again in {wait} s, and check the code's letters",
+            {"retry-after": str(wait)},
+        )
+    snapshot = await _reachable(store_at(request).get(code))
+    if snapshot is None:
+        misses.take(client)
+        raise _no_class(code)
+    return code, snapshot
+
+
+async def _reachable(pending: Any) -> Any:
+    try:
+        return await pending
+    except StoreUnavailable as error:
+        raise Unavailable(
+            f"live classes are unavailable: {error}", "store_unavailable", RETRY_AFTER_BROKER_S
+        ) from None
+
+
+def _teacher(snapshot: Snapshot, authorization: str | None) -> None:
+    scheme, _, key = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not key_matches(key.strip(), snapshot.key_hash):
+        raise Refused(
+            403,
+            "forbidden",
+            "this command is the class's teacher's: send its teacher key as the header "
+            "Authorization: Bearer <teacher_key> (the key after #key= in the teacher's link)",
+        )
+
+
+async def _command(
+    request: Request, code: str, command: Command, authorization: str | None
+) -> Snapshot:
+    """Run a teacher's command on the class (whose key ``authorization`` must carry)."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    after = await _reachable(store_at(request).update(code, command))
+    if after is None:  # closed or expired since it was looked up
+        raise _no_class(code)
+    assert isinstance(after, Snapshot)
+    return after
+
+
+Authorization = Annotated[str | None, Header(description="Bearer <teacher_key>")]
+
+
+def _urls(request: Request, code: str, key: str) -> dict[str, str]:
+    base = public_base(request)
+    return {
+        "student_url": f"{base}/c/{code}",
+        "teacher_url": f"{base}/c/{code}#key={key}",
+        "qr_svg_url": f"{base}/api/classes/{code}/qr.svg",
+    }
+
+
+# ── the teacher ───────────────────────────────────────────────────────────────────────────────
+
+
+async def _program(request: Request, source: str, values: Any) -> dict[str, Any]:
+    layout = request.app.state.layout
+    given = given_values(values)
+    program: dict[str, Any] = await run_in_threadpool(class_program, layout, source, given)
+    return program
+
+
+def _link_program(request: Request, link: str) -> tuple[str, str | None]:
+    """A short link's program and values (as its URL writes them)."""
+    link_id = link.lower()
+    state = None
+    if is_link_id(link_id):
+        try:
+            state = store_of(request).get(link_id)
+        except StoreError as error:
+            raise Unavailable(
+                f"short links are unavailable ({error})", "store_unavailable", RETRY_AFTER_BROKER_S
+            ) from None
+    if state is None or not state.get("source"):
+        raise GradstepError(f"link: there is no short link {link_id[:60]!r}", "request")
+    return state["source"], state.get("values")
+
+
+@router.post("/api/classes", status_code=201, response_model=ClassCreated, responses=_ERRORS)
+async def create_class(body: ClassRequest, request: Request) -> dict[str, str]:
+    """Start a class on a program (checked as ``POST /api/graph`` checks it): its code, its
+    teacher's key (shown this once) and the students' and teacher's links."""
+    _limited(request.app.state.class_buckets, client_of(request), "new classes from your address")
+    if (body.source is None) == (body.link is None):
+        raise GradstepError("give the class a program: source (and values), or a link", "request")
+    if body.link is not None:
+        if body.values is not None:
+            raise GradstepError("values: a link brings its own values", "request")
+        source, values = await run_in_threadpool(_link_program, request, body.link)
+    else:
+        source, values = (body.source or ""), body.values  # type: ignore[assignment]
+    program = await _program(request, source, values)
+    key = new_key()
+    store = store_at(request)
+    while True:  # a code already taken (1 in 10**14 per class) draws another
+        code = new_code()
+        if await _reachable(store.create(code, key_hash(key), new_state(program))):
+            break
+    return {"code": code, "teacher_key": key, **_urls(request, code, key)}
+
+
+@router.post("/api/classes/{code}/position", status_code=204, responses=_ERRORS)
+async def move(
+    code: str, body: PositionRequest, request: Request, authorization: Authorization = None
+) -> Response:
+    """Move every following student's screen to a step (and its folds, values, iteration)."""
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        program = state["program"]
+        steps = program["steps"][body.phase]
+        if body.step >= steps:
+            where = f"0 to {steps - 1}" if steps else "none: the program has no such steps"
+            raise GradstepError(
+                f"step: {body.phase} step {body.step} does not exist (steps: {where})", "request"
+            )
+        iterations = program["iterations"]
+        if body.iteration is not None and body.iteration >= max(iterations, 1):
+            raise GradstepError(
+                f"iteration: the program's loop ran {iterations} iterations (0 to "
+                f"{max(iterations - 1, 0)})",
+                "request",
+            )
+        state["position"] = body.model_dump()
+        return Change(state, snapshot.open, [position_event(state)])
+
+    await _command(request, code, command, authorization)
+    return Response(status_code=204)
+
+
+@router.post("/api/classes/{code}/pause", status_code=204, responses=_ERRORS)
+async def pause(
+    code: str, body: PauseRequest, request: Request, authorization: Authorization = None
+) -> Response:
+    """Pause every student's screen (true), or let it go on (false)."""
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        state["paused"] = body.paused
+        return Change(state, snapshot.open, [{"type": "paused", "paused": body.paused}])
+
+    await _command(request, code, command, authorization)
+    return Response(status_code=204)
+
+
+@router.post("/api/classes/{code}/roam", status_code=204, responses=_ERRORS)
+async def roam(
+    code: str, body: RoamRequest, request: Request, authorization: Authorization = None
+) -> Response:
+    """Let students step freely (true), or have them follow the teacher again (false)."""
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        state["roam"] = body.roam
+        return Change(state, snapshot.open, [position_event(state)])
+
+    await _command(request, code, command, authorization)
+    return Response(status_code=204)
+
+
+@router.post("/api/classes/{code}/program", status_code=204, responses=_ERRORS)
+async def change_program(
+    code: str, body: ProgramRequest, request: Request, authorization: Authorization = None
+) -> Response:
+    """Give the class another program: students are sent it, and the first forward step; the
+    question on screen is put away (its answers are kept for the tally)."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)  # before the program runs: a stranger's costs nothing
+    program = await _program(request, body.source, body.values)
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        state["program"] = program
+        state["position"] = dict(START_POSITION)
+        state["question"] = None
+        return Change(state, "", [program_event(program), position_event(state)])
+
+    await _command(request, code, command, authorization)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/api/classes/{code}/questions",
+    status_code=201,
+    response_model=QuestionCreated,
+    responses=_ERRORS,
+)
+async def ask(
+    code: str, body: QuestionRequest, request: Request, authorization: Authorization = None
+) -> dict[str, int]:
+    """Ask the class for a node's gradient (its value, or its sign) at the position on screen;
+    the question open before stops taking answers."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    state = snapshot.state
+    if len(state["questions"]) >= MAX_QUESTIONS:
+        raise GradstepError(f"a class asks {MAX_QUESTIONS} questions at most", "limit")
+    layout = request.app.state.layout
+    true, name = await run_in_threadpool(
+        true_gradient, layout, state["program"], state["position"], body.node
+    )
+    digest, position = state["program"]["digest"], state["position"]
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        if state["program"]["digest"] != digest or state["position"] != position:
+            raise Refused(409, "changed", "the class moved while the question was being asked")
+        number = len(state["questions"]) + 1
+        question = {
+            "id": number,
+            "node": body.node,
+            "name": name,
+            "kind": body.kind,
+            "phase": position["phase"],
+            "step": position["step"],
+            "iteration": position["iteration"],
+            "true": true,
+            "rounds": [{"opened": time.time(), "histogram": None}],
+        }
+        state["questions"].append(question)
+        state["question"] = number
+        return Change(state, round_key(number, 1), [question_event(question)])
+
+    after = await _command(request, code, command, authorization)
+    return {"question": after.state["question"], "round": 1}
+
+
+def _asked(state: dict[str, Any], question: int) -> dict[str, Any]:
+    found = question_of(state, question)
+    if found is None:
+        asked = len(state["questions"])
+        which = f"questions 1 to {asked}" if asked else "no questions yet"
+        raise Refused(404, "not_found", f"there is no question {question} (this class has {which})")
+    return found
+
+
+@router.post(
+    "/api/classes/{code}/questions/{question}/again",
+    status_code=201,
+    response_model=QuestionCreated,
+    responses=_ERRORS,
+)
+async def ask_again(
+    code: str, question: int, request: Request, authorization: Authorization = None
+) -> dict[str, int]:
+    """A new round of the same question (Peer Instruction's second vote, after discussion):
+    each round is counted and kept apart."""
+
+    def command(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        asked = _asked(state, question)
+        if len(asked["rounds"]) >= MAX_ROUNDS:
+            raise GradstepError(f"a question has {MAX_ROUNDS} rounds at most", "limit")
+        asked["rounds"].append({"opened": time.time(), "histogram": None})
+        state["question"] = question
+        return Change(state, round_key(question, len(asked["rounds"])), [question_event(asked)])
+
+    after = await _command(request, code, command, authorization)
+    rounds = len(_asked(after.state, question)["rounds"])
+    return {"question": question, "round": rounds}
+
+
+@router.post("/api/classes/{code}/questions/{question}/reveal", responses=_ERRORS)
+async def reveal(
+    code: str, question: int, request: Request, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Stop the question's last round taking answers and show everyone its histogram:
+    ``{"question", "round", "histogram"}``."""
+
+    code = normal_code(code) or code
+
+    def stop(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        asked = _asked(state, question)
+        open_now = snapshot.open == round_key(question, len(asked["rounds"]))
+        return Change(state, "" if open_now else snapshot.open, [])
+
+    after = await _command(request, code, stop, authorization)
+    asked = _asked(after.state, question)
+    number = len(asked["rounds"])
+    shown = asked["rounds"][-1]["histogram"]
+    if shown is None:  # no answer comes in now: the round is closed
+        answers = await _reachable(store_at(request).answers(code))
+        values = [record["value"] for record in answers.get(round_key(question, number), [])]
+        shown = histogram(asked["kind"], asked["true"], values)
+
+        def show(snapshot: Snapshot) -> Change:
+            state = snapshot.mutable()
+            revealed = _asked(state, question)
+            revealed["rounds"][number - 1]["histogram"] = shown
+            # a question not on screen is put there first
+            shown_first = [] if state["question"] == question else [question_event(revealed)]
+            state["question"] = question
+            return Change(state, snapshot.open, [*shown_first, reveal_event(revealed)])
+
+        await _command(request, code, show, authorization)
+    return {"question": question, "round": number, "histogram": shown}
+
+
+def _rounds(question: dict[str, Any], snapshot: Snapshot, answers: dict[str, Any]) -> list[Any]:
+    rounds = []
+    for number, kept in enumerate(question["rounds"], 1):
+        key = round_key(question["id"], number)
+        records = answers.get(key, [])
+        shown = kept["histogram"]
+        live = histogram(question["kind"], question["true"], [r["value"] for r in records])
+        rounds.append(
+            {
+                "round": number,
+                "open": snapshot.open == key,
+                "revealed": shown is not None,
+                "histogram": shown if shown is not None else live,
+                "answers": [
+                    {
+                        "value": r["value"],
+                        "nickname": r["nickname"],
+                        "seconds": round(max(0.0, r["at"] - kept["opened"]), 1),
+                    }
+                    for r in records
+                ],
+            }
+        )
+    return rounds
+
+
+@router.get("/api/classes/{code}/answers", response_model=Tally, responses=_ERRORS)
+async def tally(code: str, request: Request, authorization: Authorization = None) -> dict[str, Any]:
+    """Every question and round: the true value, the histogram, each answer (no student
+    tokens; the nicknames students gave, for the teacher's eyes)."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    answers = await _reachable(store_at(request).answers(code))
+    questions = [
+        {
+            "question": q["id"],
+            "node": q["node"],
+            "name": q["name"],
+            "kind": q["kind"],
+            "phase": q["phase"],
+            "step": q["step"],
+            "iteration": q["iteration"],
+            "true": q["true"],
+            "rounds": _rounds(q, snapshot, answers),
+        }
+        for q in snapshot.state["questions"]
+    ]
+    return {"questions": questions}
+
+
+@router.get(
+    "/api/classes/{code}/answers.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "one row per answer"}, **_ERRORS},
+)
+async def tally_csv(code: str, request: Request, authorization: Authorization = None) -> Response:
+    """Every answer as CSV: question, phase, step, node, name, round, true value, answer,
+    correct (1 or 0), seconds after the round opened. No student tokens, no nicknames."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    answers = await _reachable(store_at(request).answers(code))
+    text = answers_csv(snapshot.state["questions"], answers)
+    name = f"gradstep-class-{code}-answers.csv"
+    headers = {"content-disposition": f'attachment; filename="{name}"', "cache-control": "no-store"}
+    return Response(text, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.delete("/api/classes/{code}", status_code=204, responses=_ERRORS)
+async def close_class(code: str, request: Request, authorization: Authorization = None) -> Response:
+    """End the class: its listeners are sent ``closed``, and it is deleted with its answers."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    if not await _reachable(store_at(request).close(code, "closed")):
+        raise _no_class(code)
+    return Response(status_code=204)
+
+
+# ── the students ──────────────────────────────────────────────────────────────────────────────
+
+
+@router.get("/api/classes/{code}", response_model=ClassView, responses=_ERRORS)
+async def view(code: str, request: Request) -> dict[str, Any]:
+    """What a student's page starts from: the program, the position, the question on screen."""
+    code, snapshot = await _class(request, code)
+    state = snapshot.state
+    program = {name: state["program"][name] for name in ("source", "values", "digest")}
+    position = {k: v for k, v in position_event(state).items() if k != "type"}
+    opening = opening_events(snapshot)
+    question = opening[1] if len(opening) > 1 else None
+    return {"code": code, "program": program, "position": position, "question": question}
+
+
+@router.get(
+    "/api/classes/{code}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "a QR code"}, **_ERRORS},
+)
+async def class_qr(code: str, request: Request) -> Response:
+    """A QR code of the students' link, with the link printed under it, for the slide."""
+    code, _snapshot = await _class(request, code)
+    return get_qr_svg(f"{public_base(request)}/c/{code}", size=None, caption=True)
+
+
+@router.get(
+    "/api/classes/{code}/events",
+    response_class=EventStream,  # described as a stream; the answer is a ClassStream
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "the class's events"},
+        **_ERRORS,
+    },
+)
+async def events(code: str, request: Request) -> Response:
+    """The class's events as Server-Sent Events: the class as it is (``position``, then the
+    question on screen), then each change; ``closed`` when it ends (docs/api.md)."""
+    code, _snapshot = await _class(request, code)
+    store = store_at(request)
+    held = AsyncExitStack()
+    try:
+        queue = await _reachable(held.enter_async_context(store.listen(code)))
+        snapshot = await _reachable(store.get(code))  # read after subscribing: nothing is missed
+    except BaseException:
+        await held.aclose()
+        raise
+    if snapshot is None:
+        await held.aclose()
+        raise _no_class(code)
+    return ClassStream(class_events(store, code, snapshot, queue), held)
+
+
+def class_events_openapi(schema: dict[str, Any]) -> dict[str, Any]:
+    """The events route as it answers: its 200 a string of Server-Sent Events (FastAPI gives
+    every response the route's media type), its refusals JSON in the error shape."""
+    responses = schema["paths"]["/api/classes/{code}/events"]["get"]["responses"]
+    for status, response in responses.items():
+        content = response.get("content", {})
+        if status != "200" and "text/event-stream" in content:
+            content["application/json"] = content.pop("text/event-stream")
+    responses["200"]["content"]["text/event-stream"]["schema"] = {
+        "type": "string",
+        "description": "Server-Sent Events (id: the class's event number, data: one line of "
+        "JSON with a type: position, question, answers, reveal, paused, program, closed)",
+    }
+    return schema
+
+
+@router.post(
+    "/api/classes/{code}/answers",
+    status_code=202,
+    response_model=AnswerTaken,
+    responses={
+        409: {"model": ErrorResponse, "description": "answered already, or not taking answers"},
+        **_ERRORS,
+    },
+)
+async def answer(code: str, body: AnswerRequest, request: Request) -> dict[str, int]:
+    """A student's answer to the question's round now open: the first answer of each student
+    counts, a second is refused (409)."""
+    code, snapshot = await _class(request, code)
+    _limited(request.app.state.class_answers, code, "answers in this class")
+    _limited(request.app.state.student_answers, f"{code}/{body.student}", "answers from you")
+    asked = _asked(snapshot.state, body.question)
+    number = len(asked["rounds"])
+    wants_sign = asked["kind"] == "sign"
+    if wants_sign != isinstance(body.value, str):
+        wanted = "+, - or 0" if wants_sign else "a number"
+        raise GradstepError(f"value: question {body.question} takes {wanted}", "request")
+    record = {"value": body.value, "nickname": body.nickname, "at": time.time()}
+    key = round_key(body.question, number)
+    outcome, count = await _reachable(store_at(request).answer(code, key, body.student, record))
+    if outcome is Outcome.GONE:
+        raise _no_class(code)
+    if outcome is Outcome.NOT_OPEN:
+        raise Refused(
+            409,
+            "closed",
+            f"question {body.question} is not taking answers now: its answers were shown, or "
+            "another question was asked",
+        )
+    if outcome is Outcome.ANSWERED:
+        raise Refused(
+            409,
+            "answered",
+            f"you have answered round {number} of question {body.question}: your first answer "
+            "is the one counted",
+        )
+    if outcome is Outcome.FULL:
+        raise Refused(409, "full", f"round {number} of question {body.question} is full")
+    return {"question": body.question, "round": number, "count": count}
