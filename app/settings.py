@@ -194,7 +194,8 @@ class Settings(BaseSettings):
     public_url: Address = Field(
         default=None,
         description="the server's public address, which absolute links in answers start with "
-        "(unset: the request's own address)",
+        "(unset: the request's own address; oEmbed and the pages' oEmbed links then answer "
+        "on localhost only)",
     )
     host: str = Field(default="127.0.0.1", description="the address gradstep serve listens on")
     port: Port = Field(default=8000, description="the port gradstep serve listens on")
