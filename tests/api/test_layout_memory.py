@@ -24,6 +24,9 @@ SMALL = "a = 2.0\nb = a * a + 1\n"
 PROCESS_MB = 128
 # the server's own work on a 2,000-value program (parse, trace, structure): about 180 MB
 SERVER_MB = 256
+# the layout's time limit, out of play: on a loaded machine three dots at niceness 10 took more
+# than 60 s to reach the memory limit, and a timeout is another refusal
+NO_TIME_LIMIT = 900
 
 
 def hostile(steps: int = 1998, x: float = 0.5) -> str:
@@ -35,7 +38,7 @@ def assert_too_large(response: httpx.Response) -> dict[str, object]:
     assert response.status_code == 422, response.text
     error: dict[str, object] = response.json()["error"]
     message = str(error["message"])
-    assert error["kind"] == "limit"
+    assert error["kind"] == "limit", message
     assert "too large to draw" in message and f"{LAYOUT_MEMORY_MB} MB" in message
     assert "fewer values" in message and "fold" in message  # what works instead
     return error
@@ -45,8 +48,9 @@ def assert_too_large(response: httpx.Response) -> dict[str, object]:
 def test_a_graph_out_of_memory_is_refused_and_then_refused_at_once_by_its_structure(
     backend: str,
 ) -> None:
-    """The time limit is taken out of play (60 s): memory alone stops the layout."""
-    with TestClient(create_app(Settings(layout=backend, layout_timeout=60))) as client:
+    """The time limit is taken out of play: memory alone stops the layout."""
+    settings = Settings(layout=backend, layout_timeout=NO_TIME_LIMIT)
+    with TestClient(create_app(settings)) as client:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         started: list[str] = []
         original = layout.start
@@ -69,7 +73,7 @@ def test_the_servers_memory_stays_bounded_while_three_such_graphs_are_laid_out(
     bound ends the test, before the machine runs out of memory."""
     env = {
         "GRADSTEP_LAYOUT": backend,
-        "GRADSTEP_LAYOUT_TIMEOUT": "60",
+        "GRADSTEP_LAYOUT_TIMEOUT": str(NO_TIME_LIMIT),
         "GRADSTEP_LAYOUT_SLOTS": "3",
     }
     with gradstep_serve(env) as (server, url):
@@ -81,7 +85,7 @@ def test_the_servers_memory_stays_bounded_while_three_such_graphs_are_laid_out(
         def ask(steps: int) -> None:
             try:
                 body = {"source": hostile(steps)}
-                answers.append(httpx.post(f"{url}/api/graph", json=body, timeout=120))
+                answers.append(httpx.post(f"{url}/api/graph", json=body, timeout=NO_TIME_LIMIT))
             except httpx.HTTPError as error:  # the server killed after a sample past the bound
                 answers.append(error)
 
@@ -97,7 +101,7 @@ def test_the_servers_memory_stays_bounded_while_three_such_graphs_are_laid_out(
                 server.kill()
                 break
         for thread in asking:
-            thread.join(120)
+            thread.join()
         assert largest <= LAYOUT_MEMORY_MB + PROCESS_MB, f"a layout process held {largest} MB"
         assert peak <= bound, f"the server's processes held {peak} MB (bound {bound} MB)"
         for answer in answers:
