@@ -192,7 +192,7 @@ class TrainLimitsOut(Strict):
     max_points: int
     max_parameters: int
     max_epochs: int
-    max_work: int = Field(description="points × parameters × epochs")
+    max_work: int = Field(description="parameters × epochs × (points + STEP_POINTS a step)")
     max_jobs: int
 
 

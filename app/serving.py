@@ -10,6 +10,7 @@ carries them inside app/ (pyproject's force-include), as site-packages has no pr
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import re
 from functools import cache
@@ -120,9 +121,35 @@ def public_base(request: Request) -> str:
     return configured or str(request.base_url).rstrip("/")
 
 
-def oembed_href(request: Request) -> str:
-    """The discovery link of the page being rendered: its oEmbed answer, as an absolute URL."""
-    base = public_base(request)
+def is_local(host: str | None) -> bool:
+    """``localhost`` or a loopback address: a Host header that, even made up, can only send a
+    link's reader back to their own machine."""
+    if host == "localhost":
+        return True
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name
+        return False
+
+
+def trusted_base(request: Request) -> str | None:
+    """The address of links that other people are given to follow (oEmbed's iframe, the pages'
+    discovery links): ``public_url`` when set; else the request's own address if its host is
+    local (``gradstep serve`` on 127.0.0.1, the tests); else None. From anywhere else the Host
+    header is only the client's word, and a link built from it could point at any site (and
+    be kept by a cache or an oEmbed consumer for everyone)."""
+    settings = getattr(request.app.state, "settings", None)  # app.settings.Settings
+    if getattr(settings, "public_url", None) or is_local(request.url.hostname):
+        return public_base(request)
+    return None
+
+
+def oembed_href(request: Request) -> str | None:
+    """The discovery link of the page being rendered: its oEmbed answer, as an absolute URL;
+    None when the server has no trusted address to give (``trusted_base``)."""
+    base = trusted_base(request)
+    if base is None:
+        return None
     page = base + request.url.path + (f"?{request.url.query}" if request.url.query else "")
     return f"{base}/oembed?{urlencode({'url': page, 'format': 'json'})}"
 

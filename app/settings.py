@@ -264,7 +264,8 @@ class Settings(BaseSettings):
     public_url: Address = Field(
         default=None,
         description="the server's public address, which absolute links in answers start with "
-        "(unset: the request's own address)",
+        "(unset: the request's own address; oEmbed and the pages' oEmbed links then answer "
+        "on localhost only)",
     )
     trusted_proxies: Proxies = Field(
         default="",

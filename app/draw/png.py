@@ -7,7 +7,8 @@ blocks, media queries and animations dropped. The page and the PNG keep one styl
 resvg draws a PNG in about half a second and holds the GIL all the while, so in the server's
 process every other request (a graph takes milliseconds) would wait behind each PNG. It runs in
 a small process pool instead, on its own core; a gate bounds its queue (503 + Retry-After
-beyond), and a pool whose process died is replaced, the request answered 503.
+beyond), and a pool whose process died is replaced: the PNG it was drawing is answered 503, and
+a PNG that finds it dead already goes to the fresh one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
@@ -233,11 +234,12 @@ def check_room() -> None:
 
 def rasterise(wait: bool = False, **arguments: Any) -> bytes:
     """``resvg_py.svg_to_bytes(**arguments)``, run in the PNG process pool (``wait``: for a
-    place in its queue, rather than be refused)."""
+    place in its queue, rather than be refused). A PNG whose process died while drawing it is
+    a 503; the next one gets a fresh process."""
     with _gate.slot(wait):
-        pool = _current_pool()
+        pool, drawing = _submit(arguments)
         try:
-            return pool.submit(_render, arguments).result()
+            return drawing.result()
         except BrokenProcessPool:
             _discard(pool)  # the next PNG starts a fresh process
             raise Unavailable(
@@ -245,6 +247,19 @@ def rasterise(wait: bool = False, **arguments: Any) -> bytes:
                 "render_failed",
                 1,
             ) from None
+
+
+def _submit(arguments: dict[str, Any]) -> tuple[ProcessPoolExecutor, Future[bytes]]:
+    """The PNG handed to the pool, and the pool. A pool whose process ended while idle (killed,
+    or out of memory, after its last PNG was answered) refuses it at once: this PNG lost
+    nothing, so it goes to a fresh pool, not back to its client as a 503."""
+    pool = _current_pool()
+    try:
+        return pool, pool.submit(_render, arguments)
+    except BrokenProcessPool:
+        _discard(pool)
+    pool = _current_pool()
+    return pool, pool.submit(_render, arguments)
 
 
 def start() -> None:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from app.serving import public_base
+from app.serving import trusted_base
 
 router = APIRouter(tags=["embed"])
 
@@ -21,6 +21,12 @@ DEFAULT_HEIGHT = 500
 MIN_WIDTH, MIN_HEIGHT = 320, 240  # the embed stays usable down to this; smaller is allowed
 EMBEDDABLE_PAGES = frozenset({"/", "/embed"})  # pages whose URL holds a graph's state
 MAX_TITLE_CHARS = 60
+NO_PUBLIC_URL = (
+    "this server does not know its public address, so it cannot tell its own pages from "
+    "others': set GRADSTEP_PUBLIC_URL to the address people open it at (such as "
+    "https://gradstep.example.org); without it, oEmbed answers on localhost only, as the Host "
+    "header a request carries could name any site"
+)
 
 
 class OEmbed(BaseModel):
@@ -67,7 +73,10 @@ def _title(query: str) -> str:
 @router.get(
     "/oembed",
     response_model=OEmbed,
-    responses={404: {"description": "not a gradstep URL"}, 501: {"description": "not JSON"}},
+    responses={
+        404: {"description": "not a gradstep URL, or GRADSTEP_PUBLIC_URL unset (off localhost)"},
+        501: {"description": "not JSON"},
+    },
 )
 def oembed(
     request: Request,
@@ -82,7 +91,9 @@ def oembed(
     if format != "json":
         raise OEmbedError(501, f"format {format!r} is not implemented; use json", "request")
     parts = urlsplit(url)
-    base = public_base(request)  # GRADSTEP_PUBLIC_URL, not a Host header a client made up
+    base = trusted_base(request)  # GRADSTEP_PUBLIC_URL, not a Host header a client made up
+    if base is None:
+        raise OEmbedError(404, NO_PUBLIC_URL, "http")
     here = urlsplit(base)
     if parts.scheme not in ("http", "https") or parts.netloc != here.netloc:
         raise OEmbedError(404, "this URL is not a page of this gradstep server", "http")

@@ -42,7 +42,15 @@ from engine.lab.train import boundary_every, load_parameters, prepare
 MAX_TRAIN_POINTS = 1_000
 MAX_TRAIN_PARAMETERS = 2_000
 MAX_TRAIN_EPOCHS = 1_000
-MAX_TRAIN_WORK = 20_000_000  # points × parameters × epochs: ~6× micrograd's demo (3.4 M)
+# A job's work: its parameters × epochs × (points + STEP_POINTS × steps per epoch). A step costs
+# as much as STEP_POINTS points besides its points (measured, replayed with numpy, 1,000 points:
+# 7.2 µs a parameter for a step of one point and 0.068 µs a parameter a point for 337
+# parameters; 9.5 and 0.078 µs for 1,801), so batch 1 is charged for its 1,000 steps an epoch.
+# Counting points alone let a batch-1 job of 1,975 parameters × 10 epochs × 1,000 points in at
+# 20 M, which ran 170 s (466 s on a slower machine). MAX_TRAIN_WORK is about 8 s of one core
+# there at any batch size, 13× micrograd's demo (337 × 100 × (100 + 120) = 7.4 M).
+STEP_POINTS = 120
+MAX_TRAIN_WORK = 100_000_000
 MAX_TRAIN_NOISE = 10.0  # the datasets lie within about ±2: more noise only hides them
 
 router = APIRouter(
@@ -146,8 +154,16 @@ def config_of(body: TrainRequest) -> TrainConfig:
     _limit("epochs", config.epochs, MAX_TRAIN_EPOCHS, "MAX_TRAIN_EPOCHS", "epochs")
     params = parameter_count(config)
     _limit("hidden", params, MAX_TRAIN_PARAMETERS, "MAX_TRAIN_PARAMETERS", "parameters")
-    work = config.size * params * config.epochs
-    _limit("size × parameters × epochs", work, MAX_TRAIN_WORK, "MAX_TRAIN_WORK", "steps of work")
+    if (work := train_work(config)) > MAX_TRAIN_WORK:
+        batch = f"batches of {config.batch_size}" if config.batch_size else "the full batch"
+        raise GradstepError(
+            f"this run is {work:,} units of work, over the limit of {MAX_TRAIN_WORK:,} "
+            f"(MAX_TRAIN_WORK: parameters × epochs × (points + {STEP_POINTS} a step)): "
+            f"{params:,} parameters × {config.epochs:,} epochs × ({config.size:,} points + "
+            f"{STEP_POINTS} × {steps_per_epoch(config):,} steps of {batch}); use larger "
+            "batches, fewer epochs, fewer points or a smaller model",
+            kind="limit",
+        )
     if config.noise > MAX_TRAIN_NOISE:  # 1e308 made the points infinite: "a smaller learning rate"
         raise GradstepError(
             f"noise: {config.noise:g} is over the limit of {MAX_TRAIN_NOISE:g} (MAX_TRAIN_NOISE): "
@@ -155,6 +171,18 @@ def config_of(body: TrainRequest) -> TrainConfig:
             kind="limit",
         )
     return config
+
+
+def steps_per_epoch(config: TrainConfig) -> int:
+    """The optimiser's steps in an epoch: one for each batch (batch_size 0: the whole set)."""
+    batch = min(config.batch_size or config.size, config.size)
+    return -(-config.size // batch)
+
+
+def train_work(config: TrainConfig) -> int:
+    """What a run costs, in points' worth of work on each parameter (MAX_TRAIN_WORK)."""
+    per_epoch = config.size + STEP_POINTS * steps_per_epoch(config)
+    return parameter_count(config) * config.epochs * per_epoch
 
 
 def _limit(field: str, value: int, limit: int, name: str, unit: str) -> None:

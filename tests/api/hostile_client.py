@@ -22,10 +22,12 @@ CANARY = Path("/tmp/gradstep-hostile-canary")
 
 @pytest.fixture(scope="module", name="client")
 def hostile_client() -> Iterator[TestClient]:
-    """``client`` in the modules that import this: the app on dot with a 1 s layout timeout;
-    the module fails if a hostile program ran code on the server (the canary file exists)."""
+    """``client`` in the modules that import this: the app on dot with a 1 s layout timeout,
+    its public address the test client's (oEmbed answers then); the module fails if a hostile
+    program ran code on the server (the canary file exists)."""
     CANARY.unlink(missing_ok=True)
-    with TestClient(create_app(Settings(layout="dot", layout_timeout=1.0))) as made:
+    settings = Settings(layout="dot", layout_timeout=1.0, public_url="http://testserver")
+    with TestClient(create_app(settings)) as made:
         yield made
     assert not CANARY.exists(), "a hostile program ran code on the server"
 

@@ -64,3 +64,36 @@ def busy_dot(parent: int) -> int | None:
         except (OSError, ValueError, IndexError):
             continue
     return None
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, by pid."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit():
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return parents
+
+
+def tree_rss(root: int) -> dict[int, int]:
+    """The resident memory, in MB, of ``root`` and of each of its descendants, by pid."""
+    parents = _parents()
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    rss = {}
+    for pid in tree:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                rss[pid] = int(line.split()[1]) // 1024
+    return rss

@@ -315,3 +315,59 @@ def running(pid: int) -> bool:
         return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def reaped(pid: int) -> bool:
+    """Gone from the process table: the PNG pool's manager reaps a process once it has seen it
+    end, and has marked the pool broken by then."""
+    return not Path(f"/proc/{pid}").exists()
+
+
+def png(client: TestClient, preset: str, **params: str) -> httpx.Response:
+    return client.get("/api/graph.png", params={"preset": preset, **params})
+
+
+def test_the_png_killed_mid_drawing_is_503_and_the_next_png_is_drawn() -> None:
+    """Issue 30, item 15a, the PNG in flight: its process is killed while it draws it (the
+    process's CPU time shows it at work), and that request gets the 503; the next, a fresh
+    process."""
+    with TestClient(create_app()) as client:
+        assert png(client, "accumulation").status_code == 200
+        workers = png_processes(os.getpid())
+        before = {pid: cpu_ticks(pid) for pid in workers}
+        answers: list[httpx.Response] = []
+        big = {"scale": "2"}  # the MLP as a 3840 × 2160 slide: about a second of drawing
+        request = threading.Thread(target=lambda: answers.append(png(client, "lecture-mlp", **big)))
+        request.start()
+        ticks = os.sysconf("SC_CLK_TCK")
+        while not (drawing := [p for p in workers if cpu_ticks(p) - before[p] >= ticks // 10]):
+            assert request.is_alive(), answers[0].status_code  # answered without drawing?
+            time.sleep(0.005)
+        os.kill(drawing[0], signal.SIGKILL)
+        request.join(60)
+        assert answers[0].status_code == 503
+        error = answers[0].json()["error"]
+        assert error["kind"] == "render_failed" and "try again" in error["message"]
+        assert png(client, "relu-neuron").status_code == 200
+
+
+def test_a_png_process_killed_while_idle_costs_the_next_png_nothing() -> None:
+    """Issue 30, item 15a, the next request: the process was killed after its last PNG was
+    answered. The next PNG, unrelated, got the 503 (the pool was broken); it is now drawn by a
+    fresh process."""
+    with TestClient(create_app()) as client:
+        assert png(client, "accumulation").status_code == 200
+        workers = png_processes(os.getpid())
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        while not all(map(reaped, workers)):
+            time.sleep(0.01)
+        answer = png(client, "relu-neuron")
+        assert answer.status_code == 200, answer.text
+        assert answer.content.startswith(b"\x89PNG")
+        assert not set(png_processes(os.getpid())) & set(workers)  # drawn by a fresh one

@@ -34,7 +34,8 @@ QUERIES = {  # what each GET route needs to answer 200
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(layout="dot"))) as made:
+    """Its public address the test client's, so that oEmbed answers (app/serving.py)."""
+    with TestClient(create_app(Settings(layout="dot", public_url="http://testserver"))) as made:
         yield made
 
 

@@ -14,7 +14,8 @@ from served import gradstep_serve
 
 from app.main import create_app
 
-PAGE = "http://testserver/?" + urlencode({"source": "a = Value(2.0)\nb = a * a", "step": "1"})
+LOCAL = "http://localhost"  # the test client's address: local, as `gradstep serve` on 127.0.0.1
+PAGE = f"{LOCAL}/?" + urlencode({"source": "a = Value(2.0)\nb = a * a", "step": "1"})
 # oEmbed 1.0, 2.3.4: every response; 2.3.4.4: the rich type
 REQUIRED = {"type", "version"}
 RICH_REQUIRED = {"html", "width", "height"}
@@ -22,7 +23,8 @@ RICH_REQUIRED = {"html", "width", "height"}
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
+    """No GRADSTEP_PUBLIC_URL, on a local address: oEmbed answers from the request's address."""
+    with TestClient(create_app(), base_url=LOCAL) as test_client:
         yield test_client
 
 
@@ -67,9 +69,9 @@ def test_size_never_exceeds_the_consumers_maximum(
 def test_foreign_and_unembeddable_urls_are_404(client: TestClient) -> None:
     for url in (
         "http://example.com/?source=a",
-        "ftp://testserver/",
-        "http://testserver/train",
-        "http://testserver/api/graph.svg?source=a",
+        "ftp://localhost/",
+        "http://localhost/train",
+        "http://localhost/api/graph.svg?source=a",
     ):
         response = client.get("/oembed", params={"url": url})
         assert response.status_code == 404, url
@@ -83,7 +85,7 @@ def test_other_formats_are_501(client: TestClient) -> None:
 
 def test_every_stepper_page_advertises_its_oembed_answer(client: TestClient) -> None:
     for path in ("/", "/embed"):
-        page_url = f"http://testserver{path}?source=a%3D1"
+        page_url = f"{LOCAL}{path}?source=a%3D1"
         html = client.get(page_url).text
         link = re.search(
             r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', html
@@ -136,11 +138,37 @@ def test_a_public_address_that_is_not_one_stops_the_app(monkeypatch: pytest.Monk
 @pytest.mark.parametrize(("trusted", "scheme"), [("127.0.0.1", "https"), ("", "http")])
 def test_behind_a_trusted_proxy_the_scheme_comes_from_it(trusted: str, scheme: str) -> None:
     """Without GRADSTEP_PUBLIC_URL, the scheme a TLS-terminating proxy received comes from its
-    X-Forwarded-Proto when the proxy is named in GRADSTEP_TRUSTED_PROXIES; no proxy is by
-    default, so a client cannot name a scheme of its own."""
+    X-Forwarded-Proto when the proxy is named in GRADSTEP_TRUSTED_PROXIES (no proxy is by
+    default, so a client cannot name a scheme of its own); the host must be local (a proxy's
+    own Host, ``localhost``), as any other is the client's word."""
     env = {"GRADSTEP_LAYOUT": "dot", "GRADSTEP_TRUSTED_PROXIES": trusted}
     with gradstep_serve(env) as (_, url):
-        headers = {"x-forwarded-proto": "https", "host": "gradstep.example.org"}
-        page = "https://gradstep.example.org/?source=a"
+        headers = {"x-forwarded-proto": "https", "host": "localhost"}
+        page = "https://localhost/?source=a"
         body = httpx.get(f"{url}/oembed", params={"url": page}, headers=headers).json()
-        assert body["provider_url"] == f"{scheme}://gradstep.example.org/"
+        assert body["provider_url"] == f"{scheme}://localhost/"
+        headers["host"] = "gradstep.example.org"
+        page = "https://gradstep.example.org/?source=a"
+        refused = httpx.get(f"{url}/oembed", params={"url": page}, headers=headers)
+        assert refused.status_code == 404 and "GRADSTEP_PUBLIC_URL" in refused.text
+
+
+def test_without_a_public_address_a_host_header_builds_no_link() -> None:
+    """Issue 30, item 15c: with no GRADSTEP_PUBLIC_URL, oEmbed built its iframe from the Host
+    header, so a client naming evil.example got an iframe of http://evil.example/embed (which
+    a cache or an oEmbed consumer keeps, for everyone). Off localhost it now refuses, saying
+    what to set; a page no longer advertises an oEmbed answer it would not give."""
+    with TestClient(create_app()) as client:
+        forged = {"url": "http://evil.example/?source=a%3D1"}
+        answer = client.get("/oembed", params=forged, headers=EVIL)
+        assert answer.status_code == 404
+        error = answer.json()["error"]
+        assert "GRADSTEP_PUBLIC_URL" in error["message"] and "localhost" in error["message"]
+        assert "evil" not in answer.text
+        page = client.get("/embed?source=a%3D1", headers=EVIL)
+        assert page.status_code == 200
+        assert "json+oembed" not in page.text and "evil" not in page.text
+        for local in ("localhost", "127.0.0.1:8000", "[::1]:8000"):  # gradstep serve's own
+            url = f"http://{local}/?source=a%3D1"
+            body = client.get("/oembed", params={"url": url}, headers={"host": local}).json()
+            assert body["provider_url"] == f"http://{local}/", local

@@ -9,13 +9,15 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.middleware.security import headers_for, policy_for
+from app.settings import Settings
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\n"
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
+    """Its public address the test client's, so that oEmbed answers (app/serving.py)."""
+    with TestClient(create_app(Settings(public_url="http://testserver"))) as test_client:
         yield test_client
 
 

@@ -21,6 +21,7 @@ import httpx
 import pytest
 from programs import dense_source
 from served import busy_dot, gradstep_serve
+from training_client import SLOW
 
 from app.draw.layout.dot_backend import dot_available
 from app.draw.layout.wasm_backend import wasm_available
@@ -42,8 +43,8 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     first_epoch = threading.Event()
 
     def train() -> None:
-        run = {"preset": "micrograd-moons", "epochs": 500, "batch_size": 1}  # a minute of work
-        with httpx.stream("POST", f"{url}/api/train", json=run, timeout=120) as response:
+        # seconds of work (a run of a minute is past MAX_TRAIN_WORK): stopped long before its end
+        with httpx.stream("POST", f"{url}/api/train", json=SLOW, timeout=120) as response:
             kind = ""
             for line in response.iter_lines():
                 if line.startswith("event: "):
@@ -84,7 +85,7 @@ def test_sigterm_finishes_in_flight_requests_and_stops_training(
     kinds = [kind for kind, _ in events]
     assert kinds[0] == "start" and kinds[-1] == "done", kinds
     done = events[-1][1]
-    assert done["stopped"] is True and done["epochs_run"] < 500  # type: ignore[operator]
+    assert done["stopped"] is True and done["epochs_run"] < SLOW["epochs"]  # type: ignore[operator]
     assert not Path(f"/proc/{worker_pid}").exists() or b"Z" in _state(worker_pid)
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{url}/healthz", timeout=2)

@@ -15,6 +15,7 @@ from training_client import (
     training_client,  # noqa: F401  (the fixture client)
 )
 
+from app.routes.training import STEP_POINTS
 from app.schemas import ErrorResponse, TrainInspectResponse
 from engine import parse
 
@@ -78,6 +79,30 @@ def test_a_run_past_a_limit_is_refused_naming_it(
     error = response.json()["error"]
     assert error["kind"] == "limit" and limit in error["message"]
     assert client.get("/api/train/jobs").json() == []  # nothing was started
+
+
+def test_a_runs_batches_count_in_its_work(client: TestClient) -> None:
+    """Issue 30, item 15b: 1,000 points × 1,975 parameters × 10 epochs passed MAX_TRAIN_WORK
+    (19.75 M) at any batch size, but at batch 1 it is 10,000 steps (an ETA of 466 s where the
+    full batch took seconds). A step is charged STEP_POINTS points besides its own."""
+    run = {"preset": "micrograd-moons", "size": 1_000, "hidden": [42, 42], "epochs": 10}
+    refused = client.post("/api/train", json={**run, "batch_size": 1})
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["kind"] == "limit" and "MAX_TRAIN_WORK" in error["message"]
+    work = 1_975 * 10 * (1_000 + STEP_POINTS * 1_000)
+    assert f"this run is {work:,} units of work" in error["message"]  # the figure, and why:
+    assert (
+        f"1,975 parameters × 10 epochs × (1,000 points + {STEP_POINTS} × 1,000 steps"
+        in (error["message"])
+    )
+    assert "larger batches" in error["message"]  # and what works instead
+    assert client.get("/api/train/jobs").json() == []
+    with client.stream("POST", "/api/train", json=run) as full_batch:  # its 10 steps: allowed
+        assert full_batch.status_code == 200
+        job = job_of(client, full_batch.headers["x-training-job"])
+        assert next(events(full_batch.iter_lines()))[0] == "start"
+    assert_worker_ended(job)
 
 
 @pytest.mark.parametrize(

