@@ -37,7 +37,7 @@ from app.training.jobs import MAX_TRAINING_JOBS, Job, TrainingJobs
 from engine.errors import GradstepError
 from engine.lab.config import PRESETS, TrainConfig, check, parameter_count
 from engine.lab.point_program import point_program
-from engine.lab.train import boundary_every, load_parameters, prepare
+from engine.lab.train import batching, boundary_every, load_parameters, prepare
 
 MAX_TRAIN_POINTS = 1_000
 MAX_TRAIN_PARAMETERS = 2_000
@@ -174,9 +174,7 @@ def config_of(body: TrainRequest) -> TrainConfig:
 
 
 def steps_per_epoch(config: TrainConfig) -> int:
-    """The optimiser's steps in an epoch: one for each batch (batch_size 0: the whole set)."""
-    batch = min(config.batch_size or config.size, config.size)
-    return -(-config.size // batch)
+    return batching(config.size, config.batch_size)[1]
 
 
 def train_work(config: TrainConfig) -> int:

@@ -78,6 +78,13 @@ def boundary_every(config: TrainConfig) -> int:
     return config.boundary_every or max(1, round(config.epochs / 25))
 
 
+def batching(points: int, batch_size: int) -> tuple[int, int]:
+    """A batch's points and the optimiser's steps in an epoch: one step for each batch
+    (``batch_size`` 0: the whole set)."""
+    batch = min(batch_size or points, points)
+    return batch, -(-points // batch)
+
+
 def train(
     setup: Setup, should_stop: Callable[[], bool] = lambda: False, replay: bool = True
 ) -> Iterator[Event]:
@@ -88,8 +95,7 @@ def train(
     params = model.parameters()
     replayed = _replay(setup)
     n = len(setup.points)
-    batch = min(config.batch_size or n, n)
-    steps_per_epoch = -(-n // batch)
+    batch, steps_per_epoch = batching(n, config.batch_size)
     sgd = optim.SGD(params, config.lr, _schedule(config, config.epochs * steps_per_epoch))
     order = list(range(n))
     shuffler = random.Random(config.model_seed)
