@@ -31,7 +31,7 @@ export const spacedCode = (code) => code.replace(/(.{4})(?=.)/g, "$1 ");
  * `stepper`: the page's; `presenting()`: whether Present mode is on.
  */
 export function wireClassroom({ stepper, view, presenting }) {
-  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, qr: true, events: null };
+  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, qr: true, events: null, folded: false };
 
   const status = (text) => { $("class-status").textContent = text; };
 
@@ -58,14 +58,38 @@ export function wireClassroom({ stepper, view, presenting }) {
     $("class-count").hidden = !q;
     $("class-reveal").disabled = !q || !cls.open;
     $("class-again").disabled = !q || cls.open;
-    const shown = Object.keys(cls.rounds).length > 0 && !cls.open; // a second vote is not swayed by the first
+    // the answers once revealed, until the teacher steps on (or hides them); a second vote is
+    // not swayed by the first's histogram
+    const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.folded;
     $("class-results").hidden = !shown;
-    $("class-qr-figure").hidden = shown || !cls.qr;
-    $("class-side").hidden = !shown && !cls.qr;
+    const asking = Boolean(q) && cls.open;
+    $("class-asking").hidden = !asking;
+    if (asking) {
+      $("class-asking-question").textContent = `${cls.round > 1 ? `Vote ${cls.round}: w` : "W"}hat is ${q.name}${q.kind === "sign" ? ": +, − or 0" : ""}?`;
+      $("class-asking-count").textContent = $("class-count").textContent;
+    }
+    $("class-qr-figure").hidden = shown || asking || !cls.qr;
+    $("class-side").hidden = !shown && !asking && !cls.qr;
+    document.body.classList.toggle("class-asking-on", asking);
     $("class-qr-toggle").setAttribute("aria-pressed", String(cls.qr));
     document.body.classList.toggle("class-results-on", shown);
+    document.body.classList.toggle("class-qr-on", !shown && !asking && cls.qr);
+    place();
     document.body.classList.toggle("class-two-votes", Object.keys(cls.rounds).length > 1);
   }
+
+  /** The class's panel (its QR code, or the answers) takes the screen under the class's bar:
+   * where that ends, for the CSS (--class-top, --class-left). */
+  function place() {
+    const bar = $("class-bar").getBoundingClientRect();
+    const root = document.documentElement.style;
+    const top = `${Math.round(bar.bottom + 8)}px`;
+    const left = `${Math.round(bar.left)}px`;
+    if (root.getPropertyValue("--class-top") !== top) root.setProperty("--class-top", top);
+    if (root.getPropertyValue("--class-left") !== left) root.setProperty("--class-left", left);
+  }
+  new ResizeObserver(place).observe($("class-bar"));
+  addEventListener("resize", place);
 
   /** Ask about the node whose grad the step on screen computes (a backward step's). */
   function renderAsk() {
@@ -84,6 +108,20 @@ export function wireClassroom({ stepper, view, presenting }) {
     $("class-ask").textContent = nodes.length === 1 ? `Ask: ${state.model.byId[nodes[0]].grad_name}?` : "Ask the class";
   }
 
+  /** While the class answers, the projected step is shown as before it (predict mode's
+   * picture: the step's node and edges lit, its grads not yet), so the screen does not answer
+   * the question; Reveal shows it. Next (or the clicker) goes past the question instead. */
+  function withhold() {
+    const { state } = stepper;
+    if (state.phase !== "backward" || !cls.question) return;
+    stepper.setState({ quiz: { class: true, step: state.step, question: `The class is asked: what is ${cls.question.name}?`, asks: [] } });
+  }
+
+  function pastQuestion() {
+    stepper.setState({ quiz: null });
+    return stepper.next();
+  }
+
   /* ---------- the position, posted in order, the last one winning ---------- */
 
   function sync() {
@@ -93,6 +131,10 @@ export function wireClassroom({ stepper, view, presenting }) {
     if (!shown) return;
     const key = JSON.stringify(shown);
     if (key === JSON.stringify(cls.latest)) return;
+    if (cls.latest && !cls.folded && Object.keys(cls.rounds).length) { // stepping on: the graph again
+      cls.folded = true;
+      render();
+    }
     cls.latest = shown;
     clearTimeout(cls.timer);
     cls.timer = setTimeout(flush, POSITION_DEBOUNCE_MS);
@@ -132,10 +174,7 @@ export function wireClassroom({ stepper, view, presenting }) {
     Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, qr: true });
     listen();
     sessionStorage.setItem(TEACHER_KEY, JSON.stringify({ code, key }));
-    const joinAt = `${location.origin}/c/${code}`;
-    $("class-qr").src = classQrUrl(code);
-    $("class-join").textContent = joinAt;
-    $("class-join").href = joinAt;
+    $("class-qr").src = classQrUrl(code); // the address is printed under the code
     $("scan-panel").hidden = true; // the class's own QR code replaces the copy's
     sync();
   }
@@ -153,7 +192,6 @@ export function wireClassroom({ stepper, view, presenting }) {
     }
     $("class-start-error").hidden = true;
     hold(made.body.code, made.body.teacher_key, shown.source);
-    status("Students: scan the code, or type the address under it.");
     $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
   }
 
@@ -213,7 +251,8 @@ export function wireClassroom({ stepper, view, presenting }) {
     const asked = await classCommand(cls.code, cls.key, "questions", { node, kind });
     if (!asked.ok) return status(`Not asked: ${asked.error.message}`);
     Object.assign(cls, { question: { id: asked.body.question, name: stepper.state.model.byId[node].grad_name, kind }, round: 1, rounds: {}, count: 0, open: true, qr: false });
-    status(`Asked: ${cls.question.name}${kind === "sign" ? " (its sign)" : ""}.`);
+    withhold();
+    status("");
     render();
   }
 
@@ -230,12 +269,15 @@ export function wireClassroom({ stepper, view, presenting }) {
     const asked = await askAgain(cls.code, cls.key, cls.question.id);
     if (!asked.ok) return status(`Not asked again: ${asked.error.message}`);
     Object.assign(cls, { round: asked.body.round, count: 0, open: true });
+    withhold();
     status(`Vote ${asked.body.round} on ${cls.question.name}: talk it over with your neighbour, then answer again.`);
     render(); // the first vote's histogram comes back beside the second's when that is revealed
   }
 
   function revealed(round, histogram) {
     cls.rounds[round] = histogram;
+    cls.folded = false;
+    if (stepper.state.quiz?.class) stepper.setState({ quiz: null }); // the step is shown now
     if (round === cls.round) cls.open = false;
     $("class-results-body").replaceChildren(...histogramRounds(cls.rounds, cls.question.name, stepper.state.decimals));
     render();
@@ -252,7 +294,10 @@ export function wireClassroom({ stepper, view, presenting }) {
       const e = JSON.parse(message.data);
       if (e.type === "question") {
         if (cls.question?.id !== e.question) cls.rounds = {};
-        if (cls.question?.id !== e.question || cls.round !== e.round) Object.assign(cls, { question: { id: e.question, name: e.name, kind: e.kind }, round: e.round, count: 0, open: true });
+        if (cls.question?.id !== e.question || cls.round !== e.round) { // after a reload
+          Object.assign(cls, { question: { id: e.question, name: e.name, kind: e.kind }, round: e.round, count: 0, open: true });
+          withhold();
+        }
       } else if (e.type === "answers" && cls.question?.id === e.question && cls.round === e.round) cls.count = Math.max(cls.count, e.count);
       else if (e.type === "reveal" && cls.question?.id === e.question) {
         cls.count = e.histogram.count;
@@ -275,8 +320,9 @@ export function wireClassroom({ stepper, view, presenting }) {
   }
 
   function hideResults() {
-    cls.rounds = {};
+    cls.folded = true;
     render();
+    $("graph-view").focus({ preventScroll: true });
   }
 
   $("class-start").addEventListener("click", start);
@@ -308,5 +354,5 @@ export function wireClassroom({ stepper, view, presenting }) {
     act();
   }, true);
 
-  return { sync, resume, running: () => cls.code !== null };
+  return { sync, resume, pastQuestion, running: () => cls.code !== null };
 }

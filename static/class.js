@@ -8,6 +8,7 @@ import { classEvents, fetchClass, fetchGraph, sendAnswer } from "./api.js";
 import { TEACHER_KEY } from "./class-teacher.js";
 import { parseNumber } from "./format.js";
 import { histogramRounds } from "./histogram.js";
+import { stepAt } from "./model.js";
 import { createStepper } from "./stepper.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,6 +66,7 @@ function render() {
   root.dataset.mode = mode;
   root.classList.toggle("roaming", mode === "roam");
   renderQuestion();
+  withhold();
   const shown = Object.keys(s.rounds).length > 0 && !(s.question && isOpen());
   $("results").hidden = !shown;
 }
@@ -97,6 +99,18 @@ function renderQuestion() {
     $("answer-state").textContent = count;
     $("answer-state").dataset.kind = "count";
   }
+}
+
+/** While a question is open, the step that computes its grad is shown as before it (predict
+ * mode's picture), so the screen does not answer it; the reveal shows the step. */
+function withhold() {
+  const state = stepper?.state;
+  if (!state?.model) return;
+  const q = s.question;
+  const step = state.phase === "backward" ? stepAt(state.model, "backward", state.step) : null;
+  const hide = Boolean(q) && isOpen() && !s.roam && !s.closed && Boolean(step?.changes.some((c) => c.node === q.node));
+  if (hide && state.quiz?.step !== state.step) stepper.setState({ quiz: { class: true, step: state.step, question: `What is ${q.name}? Answer below.`, asks: [] } });
+  else if (!hide && state.quiz) stepper.setState({ quiz: null });
 }
 
 function renderResults() {
@@ -250,7 +264,10 @@ async function send(value) {
 /* ---------- start ---------- */
 
 async function start() {
-  stepper = createStepper(root, { state: { over: true } });
+  stepper = createStepper(root, {
+    state: { over: true },
+    onQuizNext: () => (stepper.setState({ quiz: null }), stepper.next()), // roaming past the question
+  });
   document.addEventListener("keydown", (e) => {
     if (s.roam && !s.paused && !s.closed) stepper.onKey(e); // following or paused: the keys wait
   });

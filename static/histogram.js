@@ -13,10 +13,10 @@ function short(x) {
   return formatNumber(x, 2).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
 }
 
-function column(label, count, most, { truth = false, title = "" } = {}) {
+function column(label, count, most, { truth = false, title = "", minor = false } = {}) {
   const bar = el("span", { class: "hist-bar" });
   bar.style.height = `${most ? (100 * count) / most : 0}%`; // the CSSOM: no inline style (CSP)
-  const col = el("div", { class: `hist-col${truth ? " hist-true" : ""}`, title },
+  const col = el("div", { class: `hist-col${truth ? " hist-true" : ""}${minor ? " hist-minor" : ""}`, title },
     el("span", { class: "hist-stack" }, el("span", { class: "hist-count", text: String(count) }), bar),
     el("span", { class: "hist-label", text: label }));
   col.dataset.count = String(count);
@@ -39,9 +39,9 @@ export function histogramFigure(histogram, name, heading, decimals = 4) {
     const most = Math.max(1, h.below, h.above, ...h.bins.map((b) => b.count));
     const middle = Math.floor(h.bins.length / 2);
     columns = [
-      column(`<${short(h.bins[0].from)}`, h.below, most, { title: `below ${formatNumber(h.bins[0].from, decimals)}` }),
-      ...h.bins.map((b, i) => column(short((b.from + b.to) / 2), b.count, most, { truth: i === middle, title: `${formatNumber(b.from, decimals)} to ${formatNumber(b.to, decimals)}` })),
-      column(`>${short(h.bins[h.bins.length - 1].to)}`, h.above, most, { title: `above ${formatNumber(h.bins[h.bins.length - 1].to, decimals)}` }),
+      column("<", h.below, most, { title: `below ${formatNumber(h.bins[0].from, decimals)}` }),
+      ...h.bins.map((b, i) => column(short((b.from + b.to) / 2), b.count, most, { truth: i === middle, minor: (i - middle) % 2 !== 0, title: `${formatNumber(b.from, decimals)} to ${formatNumber(b.to, decimals)}` })),
+      column(">", h.above, most, { title: `above ${formatNumber(h.bins[h.bins.length - 1].to, decimals)}` }),
     ];
     truth = formatNumber(h.true, decimals);
   }

@@ -50,7 +50,7 @@ const stepper = createStepper($("stage"), {
     status: "",
   },
   render: renderPage,
-  onQuizNext: () => ui.predict?.next() ?? false, // a clicker at the open question
+  onQuizNext: () => (state.quiz?.class ? ui.classroom.pastQuestion() : ui.predict?.next() ?? false), // a clicker at the open question
   iterations: {
     has: (delta) => Boolean(state.training) && state.training.iteration + delta >= 0 && state.training.iteration + delta < state.training.losses.length,
     go: (delta, at) => goIteration(state.training.iteration + delta, at),

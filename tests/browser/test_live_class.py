@@ -6,11 +6,15 @@ teacher's step; pause freezes a student's keys; the end reaches every student.""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import segno
 from browser_wait import frames, wait_for
 
 pytestmark = pytest.mark.browser
@@ -19,6 +23,7 @@ PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 
 QUERY = "?" + urllib.parse.urlencode({"source": PRODUCT, "phase": "forward", "step": "0"})
 SHOTS = Path(os.environ.get("GRADSTEP_CLASS_SHOTS", "/tmp/classfront-shots"))
 TRUE_A_GRAD = "\u22123.0000"  # a.grad = b = -3, as the page writes it
+AXE = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core"
 
 
 def text(page, selector: str) -> str:
@@ -208,3 +213,106 @@ def test_the_teachers_link_resumes_the_class_as_teacher(contexts) -> None:
     other.focus("#graph-view")
     other.keyboard.press("PageDown")
     at_step(student, "backward 1/3")
+
+
+def decode_qr(png: bytes) -> str:
+    """The text of the one QR code in a PNG, read by zbar (Debian's zbar-tools)."""
+    if shutil.which("zbarimg") is None:
+        pytest.skip("zbarimg was not found (Debian: apt-get install zbar-tools)")
+    with tempfile.NamedTemporaryFile(suffix=".png") as image:
+        image.write(png)
+        image.flush()
+        read = subprocess.run(
+            ["zbarimg", "--quiet", "--raw", image.name], capture_output=True, text=True
+        )
+    assert read.returncode == 0, read.stderr
+    return read.stdout.strip()
+
+
+SMALLEST_TEXT_JS = """(s) => Math.min(...[...document.querySelectorAll(s)]
+  .filter((e) => e.getClientRects().length && e.textContent.trim())
+  .map((e) => parseFloat(getComputedStyle(e).fontSize)))"""
+
+
+def test_the_projected_code_and_histogram_read_from_the_back(contexts, base_url) -> None:
+    """In Present mode the class's QR code has 10 px a module at 720p and 15 at 1080p (as the
+    Share dialog's, docs/classroom.md) and zbar reads the student's link off the screen; the
+    histogram's text is no smaller than Present mode's own, and the whole of it is on screen."""
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    teacher.click("#present")
+    wait_for(teacher, "() => document.body.classList.contains('presenting')")
+    link = f"{base_url}/c/{code}"
+    modules = segno.make(link, error="m").symbol_size(scale=1, border=4)[0]
+    for width, height in ((1280, 720), (1920, 1080)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        frames(teacher, 3)
+        qr = teacher.locator("#class-qr")
+        box = qr.bounding_box()
+        assert box and box["width"] / modules >= height / 72, (width, box)
+        assert box["y"] + box["height"] <= height, "the code is cut off"
+        graph = teacher.locator("#graph-view").bounding_box()
+        assert graph and graph["x"] + graph["width"] <= box["x"], "the code covers the graph"
+        assert decode_qr(qr.screenshot()) == link
+
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    teacher.focus("#graph-view")
+    for _ in range(2):
+        teacher.keyboard.press("PageDown")
+    at_step(student, "backward 1/3")
+    teacher.keyboard.press("a")  # A asks: the step computes c.grad
+    answer(student, "1")
+    wait_text(teacher, "#class-asking-count", "1 answer")
+    teacher.keyboard.press("r")  # R reveals
+    wait_for(teacher, "() => document.querySelector('#class-results-body .histogram')")
+    for width, height in ((1280, 720), (1920, 1080)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        frames(teacher, 3)
+        body = teacher.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        steps = teacher.evaluate(SMALLEST_TEXT_JS, ".stepper button")
+        smallest = teacher.evaluate(SMALLEST_TEXT_JS, "#class-results-body *")
+        assert smallest >= min(steps, 0.75 * body), (width, smallest, steps, body)
+        shown = teacher.locator("#class-results-body .histogram").bounding_box()
+        assert shown and shown["y"] + shown["height"] <= height and shown["width"] > width / 2
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_students_page_has_no_serious_accessibility_violation(
+    browser, base_url, contexts, theme: str
+) -> None:
+    if not (AXE / "axe.min.js").is_file():
+        pytest.fail(f"axe-core is not installed at {AXE} (scripts/test.sh installs it)")
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    context = browser.new_context(
+        base_url=base_url, bypass_csp=True, viewport={"width": 390, "height": 844}
+    )
+    try:
+        student = context.new_page()
+        student.emulate_media(color_scheme=theme)
+        student.goto(f"/c/{code}")
+        at_step(student, "forward 1/2")
+        teacher.focus("#graph-view")
+        for _ in range(2):
+            teacher.keyboard.press("PageDown")
+        at_step(student, "backward 1/3")
+        teacher.select_option("#class-kind", "sign")
+        teacher.click("#class-ask")
+        wait_for(student, "() => !document.getElementById('answer-sign').hidden")
+        student.click('[data-sign="+"]')
+        wait_for(student, "() => document.getElementById('question').dataset.sent === 'counted'")
+        teacher.click("#class-reveal")
+        wait_for(student, "() => document.querySelector('#results .hist-sign')")
+        assert student.locator("#results .hist-true .hist-label").inner_text() == "+"
+        student.add_script_tag(path=str(AXE / "axe.min.js"))
+        violations = student.evaluate(
+            """async () => (await axe.run(document)).violations
+                 .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                 .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0].target}`)"""
+        )
+        assert violations == []
+        assert student.locator("h1").count() == 1
+    finally:
+        context.close()
