@@ -316,3 +316,34 @@ def test_the_students_page_has_no_serious_accessibility_violation(
         assert student.locator("h1").count() == 1
     finally:
         context.close()
+
+
+STUDENT_DATA_JS = """() => [...document.querySelectorAll(
+  '[data-part="graph"] g.node.value [id$="-data"]')].map((t) => t.textContent)"""
+
+
+def test_a_value_and_a_new_program_reach_the_students(contexts) -> None:
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class(teacher)
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    assert "2.0000" in student.evaluate(STUDENT_DATA_JS)
+    # the teacher types another value for a: the students' graph is drawn with it
+    teacher.fill('#inputs input[type=number][data-label="a"]', "5")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('5.0000')")
+    at_step(student, "forward 1/2")
+    # another program, run: the students are sent it
+    teacher.evaluate(
+        """() => { const s = document.getElementById('source');
+                   s.value = 'x = Value(4.0)\\ny = x * x\\ny.backward()\\n';
+                   s.dispatchEvent(new Event('input', { bubbles: true })); }"""
+    )
+    teacher.click("#run")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('16.0000')")
+    shown = text(teacher, "#position")  # the new program opens on its finished picture
+    assert shown.startswith("backward")
+    at_step(student, shown)
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("Home")
+    at_step(student, "forward 1/1")
