@@ -279,6 +279,8 @@ def test_the_projected_code_and_histogram_read_from_the_back(contexts, base_url)
         assert smallest >= min(steps, 0.75 * body), (width, smallest, steps, body)
         shown = teacher.locator("#class-results-body .histogram").bounding_box()
         assert shown and shown["y"] + shown["height"] <= height and shown["width"] > width / 2
+        SHOTS.mkdir(parents=True, exist_ok=True)  # for people to look at
+        teacher.screenshot(path=str(SHOTS / f"test-teacher-{width}x{height}-revealed.png"))
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
