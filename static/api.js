@@ -95,3 +95,46 @@ export async function streamTraining(body, signal, onEvent) {
     return { ok: false, error: { message: "The training stream broke off: is the server still running?", kind: "network" } };
   }
 }
+
+/* ---------- live classes (docs/api.md, "Live classes") ---------- */
+
+/** A teacher's command: JSON with the class's teacher key as a Bearer token. */
+function command(method, url, key, body = undefined) {
+  const headers = { Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+const classUrl = (code, rest = "") => `/api/classes/${encodeURIComponent(code)}${rest}`;
+
+/** POST /api/classes: {code, teacher_key, student_url, teacher_url, qr_svg_url}. */
+export const startClass = (source, values) => post("/api/classes", { source, values: values && Object.keys(values).length ? values : null });
+
+/** GET /api/classes/{code}: {code, program, position, question}, what a page starts from. */
+export const fetchClass = (code) => request(classUrl(code));
+
+/** The class's events (an EventSource: it reconnects by itself and is sent the class as it is). */
+export const classEvents = (code) => new EventSource(classUrl(code, "/events"));
+
+export const classQrUrl = (code) => classUrl(code, "/qr.svg");
+
+/** The teacher's commands: `what` is position, pause, roam, program or questions. */
+export const classCommand = (code, key, what, body) => command("POST", classUrl(code, `/${what}`), key, body);
+export const askAgain = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/again`), key);
+export const revealQuestion = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/reveal`), key);
+export const fetchTally = (code, key) => command("GET", classUrl(code, "/answers"), key);
+export const endClass = (code, key) => command("DELETE", classUrl(code), key);
+
+/** GET answers.csv (it needs the key, so it is fetched, not linked): {ok, blob} or {ok, error}. */
+export async function fetchAnswersCsv(code, key) {
+  try {
+    const response = await fetch(classUrl(code, "/answers.csv"), { headers: { Authorization: `Bearer ${key}` } });
+    if (!response.ok) return answer(response);
+    return { ok: true, blob: await response.blob() };
+  } catch {
+    return { ok: false, error: { message: "The server cannot be reached.", kind: "network" } };
+  }
+}
+
+/** A student's answer: 202 {question, round, count}, or 409 kind answered / closed. */
+export const sendAnswer = (code, body) => post(classUrl(code, "/answers"), body);

@@ -2,7 +2,8 @@
 // inspector, predict mode, Share and Present around it. One state object (the stepper's, with
 // the page's fields added) and one render (the stepper's, which calls renderPage).
 
-import { fetchGraph, fetchPresets } from "./api.js";
+import { fetchClass, fetchGraph, fetchPresets } from "./api.js";
+import { heldClass, wireClassroom } from "./class-teacher.js";
 import { createEditor } from "./editor.js";
 import { el, inspectorContent } from "./explain.js";
 import { parseNumber } from "./format.js";
@@ -49,7 +50,7 @@ const stepper = createStepper($("stage"), {
     status: "",
   },
   render: renderPage,
-  onQuizNext: () => ui.predict?.next() ?? false, // a clicker at the open question
+  onQuizNext: () => (state.quiz?.class ? ui.classroom.pastQuestion() : ui.predict?.next() ?? false), // a clicker at the open question
   iterations: {
     has: (delta) => Boolean(state.training) && state.training.iteration + delta >= 0 && state.training.iteration + delta < state.training.losses.length,
     go: (delta, at) => goIteration(state.training.iteration + delta, at),
@@ -111,6 +112,7 @@ function renderPage() {
     revealed || shown ? inspectorContent(model, state.selected, state.decimals) : [el("p", { class: "hint", text: "Predict mode: this node's grad is not revealed yet." })],
   );
   ui.predict?.render();
+  ui.classroom?.sync();
   scheduleUrl();
 }
 
@@ -168,7 +170,8 @@ let urlTimer = null;
 function scheduleUrl() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
-    const query = stateToQuery(state);
+    const code = ui.classroom?.running() ? heldClass()?.code : null; // a reload goes on with the class
+    const query = stateToQuery(state) + (code ? `&class=${code}` : "");
     if (linked === null && location.search.slice(1) !== query) history.replaceState(null, "", `?${query}`);
   }, URL_DEBOUNCE_MS);
 }
@@ -299,6 +302,13 @@ function wire() {
     $("graph-view").focus({ preventScroll: true });
   });
   wireScanToFollow($("scan-panel"), $("present-qr"), presenting, view);
+  ui.classroom = wireClassroom({ stepper, presenting, view: () => {
+    const { model } = state;
+    if (!model) return null;
+    const values = state.values ?? {};
+    const position = { phase: state.phase, step: state.step, folded: model.fold?.folded ?? [], values, iteration: state.iteration };
+    return { source: model.source, values, position };
+  } });
   const inputs = $("inputs");
   inputs.addEventListener("input", (e) => {
     const name = e.target.dataset.label;
@@ -335,8 +345,30 @@ async function loadPresets() {
   return presets;
 }
 
+/** The class this tab teaches, when the URL names it (?class=, written while it runs, or by the
+ * teacher's link /c/{code}#key=…): its program at its position, then the class goes on. */
+async function resumeClass() {
+  const held = heldClass();
+  const asked = new URLSearchParams(location.search).get("class");
+  if (!held || !asked || asked.toLowerCase() !== held.code) return false;
+  const got = await fetchClass(held.code);
+  if (!got.ok) {
+    sessionStorage.removeItem("gradstep-teacher");
+    setState({ status: `Class ${held.code}: ${got.error.message}` });
+    return false;
+  }
+  const { program, position } = got.body;
+  ui.editor.setValue(program.source);
+  const fold = position.folded.length ? position.folded.join(",") : state.fold;
+  setState({ source: program.source, fold, iteration: position.iteration });
+  await run({ position: { phase: position.phase, step: position.step }, values: { ...program.values, ...position.values } });
+  ui.classroom.resume(held, got.body);
+  return true;
+}
+
 async function start() {
   wire();
+  if (await resumeClass()) return void loadPresets();
   const presets = loadPresets();
   let source = fromUrl.source;
   if (source === null) {

@@ -34,7 +34,8 @@ export function createStepper(root, options = {}) {
     predict: false,
     over: true, // step over a folded call in one step (predict mode steps into everything)
     frontier: -1, // predict mode: the last backward step the student has answered
-    quiz: null, // predict mode: {step, question, asks} while the student answers
+    quiz: null, // predict mode: {step, question, asks} while the student answers (class: true,
+    // a live class's question: its step is shown as before it, until the answers are revealed)
     verdict: null, // predict mode: {right, text} after an answer
     score: { right: 0, asked: 0, skipped: 0 },
     ...options.state,
@@ -169,7 +170,7 @@ export function createStepper(root, options = {}) {
    * predict mode's open question, only a clicker's Page Down goes on (the page checks what was
    * typed, or shows the step): the arrows and Next wait for an answer. */
   function next({ clicker = false } = {}) {
-    if (state.quiz) return clicker ? options.onQuizNext?.() ?? false : false; // a clicker never sticks
+    if (state.quiz) return clicker || state.quiz.class ? options.onQuizNext?.() ?? false : false; // a clicker never sticks
     if (!state.model || atWall()) return false;
     if (atEnd()) return options.iterations.go(1, "first"), true;
     if (ui.opening !== "finished") return goTo(position() + 1);
@@ -179,7 +180,8 @@ export function createStepper(root, options = {}) {
   }
 
   function prev() {
-    if (state.quiz) return setState({ quiz: null }), true;
+    if (state.quiz && !state.quiz.class) return setState({ quiz: null }), true;
+    if (state.quiz) setState({ quiz: null }); // a live class's question: back a step, as ever
     if (position() <= 0 && ui.opening !== "started" && options.iterations?.has(-1)) return options.iterations.go(-1, "last"), true;
     if (ui.opening !== "started" || position() > 0) return goTo(position() - 1);
     const moved = goTo(Number.MAX_SAFE_INTEGER); // back to the finished picture it opened on

@@ -1,12 +1,14 @@
-"""The pages: the stepper (``/``), the embeddable player (``/embed``), the training lab
-(``/train``), and the generated module of constants they import (``/static/config.js``).
-Everything a page shows comes from its URL query and the API, in the browser."""
+"""The pages: the stepper (``/``), the embeddable player (``/embed``), a live class's page
+(``/c/{code}``), the training lab (``/train``), and the generated module of constants they
+import (``/static/config.js``). Everything a page shows comes from its URL query and the API,
+in the browser."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
+from app.classroom.codes import normal_code
 from app.serving import ASSETS_URL, CONFIG_MODULE, IMMUTABLE, STATIC_URL, config_module, templates
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.nn import ACTIVATIONS
@@ -24,6 +26,15 @@ def embed(request: Request) -> HTMLResponse:
     """The player alone, for iframes in slides; any site may frame it (its security headers:
     app/middleware/security.py)."""
     return templates.TemplateResponse(request, "embed.html", {"offline": False})
+
+
+@router.get("/c/{code}", response_class=HTMLResponse)
+def live_class(request: Request, code: str) -> HTMLResponse:
+    """A live class's page: a student's (the graph at the teacher's step, the questions); with
+    the teacher's key in its fragment (``#key=…``, never sent here) it hands over to the main
+    page as the teacher's. Whether the class exists, the page asks the API."""
+    shown = normal_code(code) or code[:20]
+    return templates.TemplateResponse(request, "class.html", {"code": shown})
 
 
 @router.get("/train", response_class=HTMLResponse)

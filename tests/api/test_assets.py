@@ -22,7 +22,7 @@ def client() -> Iterator[TestClient]:
         yield made
 
 
-@pytest.mark.parametrize("page", ["/", "/embed", "/train"])
+@pytest.mark.parametrize("page", ["/", "/embed", "/train", "/c/k7m2p9x4qa"])
 def test_every_file_a_page_names_is_at_the_digest_and_kept_for_good(
     client: TestClient, page: str
 ) -> None:

@@ -124,7 +124,9 @@ def test_refusals_static_files_and_streams_carry_them_too(client: TestClient) ->
 
 def test_pages_hold_no_inline_script_or_style(client: TestClient) -> None:
     """The CSP would block them: every page's scripts and styles are files under /static."""
-    for path in ("/", "/embed", "/train"):
-        html = client.get(path).text
+    for path in ("/", "/embed", "/train", "/c/k7m2p9x4qa"):  # a class's page: whether or not
+        response = client.get(path)  # the class exists, the page asks the API
+        check_headers(path, response.headers)
+        html = response.text
         assert "<script>" not in html and "<style" not in html and " style=" not in html, path
         assert " onclick=" not in html and " onload=" not in html, path

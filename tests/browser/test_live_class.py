@@ -1,0 +1,353 @@
+"""A live class in Chromium (issue 29's front end): a teacher's page starts a class and steps
+with a clicker; three students' pages (one a 390 × 844 phone) follow, answer a question twice
+and see the histograms the server counted; a student whose network drops comes back on the
+teacher's step; pause freezes a student's keys; the end reaches every student."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import segno
+from browser_wait import frames, wait_for
+
+pytestmark = pytest.mark.browser
+
+PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
+QUERY = "?" + urllib.parse.urlencode({"source": PRODUCT, "phase": "forward", "step": "0"})
+SHOTS = Path(os.environ.get("GRADSTEP_CLASS_SHOTS", "/tmp/classfront-shots"))
+TRUE_A_GRAD = "\u22123.0000"  # a.grad = b = -3, as the page writes it
+AXE = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core"
+AXE_SERIOUS_JS = """async () => (await axe.run(document)).violations
+  .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0].target}`)"""
+
+
+def text(page, selector: str) -> str:
+    return page.locator(selector).inner_text().strip()
+
+
+def wait_text(page, selector: str, wanted: str, timeout: float = 20) -> None:
+    wait_for(
+        page,
+        "([s, w]) => (document.querySelector(s)?.textContent ?? '').includes(w)",
+        [selector, wanted],
+        timeout,
+    )
+
+
+def at_step(page, wanted: str, timeout: float = 20) -> None:
+    wait_text(page, '[data-part="position"]', wanted, timeout)
+
+
+def start_class(teacher) -> str:
+    teacher.goto(f"/{QUERY}")
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    teacher.click("#class-start")
+    wait_for(teacher, "() => !document.getElementById('class-bar').hidden")
+    code = teacher.evaluate("JSON.parse(sessionStorage.getItem('gradstep-teacher')).code")
+    assert len(code) == 10
+    assert code in text(teacher, "#class-code").replace(" ", "")
+    wait_for(teacher, "() => document.getElementById('class-qr').naturalWidth > 0")
+    return code
+
+
+@pytest.fixture
+def contexts(browser, base_url) -> Iterator[list]:
+    """Browser contexts (each its own storage and network), closed after the test; each page
+    fails the test on a script error."""
+    made: list = []
+    errors: list[str] = []
+
+    def new(**options):
+        context = browser.new_context(base_url=base_url, **options)
+        context.on("weberror", lambda e: errors.append(str(e.error)))
+        made.append(context)
+        return context.new_page()
+
+    yield new  # type: ignore[misc]
+    for context in made:
+        context.close()
+    assert errors == [], f"script errors: {errors}"
+
+
+def answer(student, value: str) -> None:
+    wait_for(student, "() => !document.getElementById('question').hidden")
+    student.fill("#answer-value", value)
+    student.click("#question button[type=submit]")
+    wait_for(student, "() => document.getElementById('question').dataset.sent === 'counted'")
+
+
+def test_a_class_follows_answers_reconnects_pauses_and_ends(contexts) -> None:
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class(teacher)
+    students = [
+        contexts(viewport={"width": 1000, "height": 700}),
+        contexts(viewport={"width": 1000, "height": 700}),
+        contexts(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+    ]
+    for student in students:
+        student.goto(f"/c/{code.upper()}")  # as read off a slide: capitals are the same code
+        wait_for(student, "() => document.getElementById('student').dataset.state === 'ready'")
+        at_step(student, "forward 1/2")
+        assert text(student, "#class-state") == "Following the teacher"
+
+    # the clicker steps the teacher; every student follows
+    teacher.focus("#graph-view")
+    for wanted in ("forward 2/2", "backward 1/3", "backward 2/3", "backward 3/3"):
+        teacher.keyboard.press("PageDown")
+        at_step(teacher, wanted)
+        for student in students:
+            at_step(student, wanted)
+    # a student's keys do not step while following
+    students[0].keyboard.press("ArrowLeft")
+    frames(students[0])
+    assert text(students[0], '[data-part="position"]') == "backward 3/3"
+
+    # the step computes a.grad and b.grad: ask for a.grad
+    teacher.select_option("#class-node", label="a.grad")
+    teacher.click("#class-ask")
+    for student in students:
+        wait_text(student, "#question-text", "What is a.grad?")
+    for student, value in zip(students, ["-3", "−3", "2"], strict=True):
+        answer(student, value)
+    wait_text(teacher, "#class-count", "3 answers")
+    # a second answer from the same student is not counted: the first counts
+    students[0].evaluate("document.getElementById('question').dataset.sent = ''")
+    students[0].evaluate("document.querySelectorAll('#question input, #question button')"
+                         ".forEach((e) => { e.disabled = false; })")  # fmt: skip
+    students[0].fill("#answer-value", "5")
+    students[0].click("#question button[type=submit]")
+    wait_text(students[0], "#answer-state", "your first answer counts")
+
+    teacher.click("#class-reveal")
+    for page, results in [(teacher, "#class-results-body"), *((s, "#results") for s in students)]:
+        wait_for(page, "(s) => document.querySelectorAll(`${s} .histogram`).length === 1", results)
+        marked = page.locator(f"{results} .hist-true")
+        assert marked.count() == 1 and marked.get_attribute("data-count") == "2"
+        assert TRUE_A_GRAD in text(page, f"{results} .hist-truth")
+        assert page.locator(f"{results} .histogram").get_attribute("data-correct") == "2"
+
+    # Peer Instruction's second vote: both histograms side by side
+    teacher.click("#class-again")
+    for student, value in zip(students, ["-3", "-3", "-3"], strict=True):
+        wait_text(student, "#question-text", "Vote 2: What is a.grad?")
+        answer(student, value)
+    wait_text(teacher, "#class-count", "3 answers")
+    teacher.click("#class-reveal")
+    for page, results in [(teacher, "#class-results-body"), *((s, "#results") for s in students)]:
+        wait_for(page, "(s) => document.querySelectorAll(`${s} .histogram`).length === 2", results)
+        corrects = page.eval_on_selector_all(
+            f"{results} .histogram", "(hs) => hs.map((h) => h.dataset.correct)"
+        )
+        assert corrects == ["2", "3"]
+    boxes = teacher.eval_on_selector_all(
+        "#class-results-body .histogram", "(hs) => hs.map((h) => h.getBoundingClientRect().top)"
+    )
+    assert boxes[0] == boxes[1]  # side by side
+
+    # a student's network drops while the teacher steps twice: back online, the current step
+    dropped = students[2]
+    dropped.context.set_offline(True)
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageUp")
+    teacher.keyboard.press("PageUp")
+    at_step(teacher, "backward 1/3")
+    at_step(students[0], "backward 1/3")
+    assert text(dropped, '[data-part="position"]') == "backward 3/3"  # it heard nothing
+    dropped.context.set_offline(False)
+    at_step(dropped, "backward 1/3", timeout=30)
+    assert text(dropped, "#class-state") == "Following the teacher"
+
+    # roam: students step on their own; pause freezes their keys; follow me snaps them back
+    teacher.click("#class-roam")
+    wait_text(students[0], "#class-state", "Explore")
+    students[0].keyboard.press("ArrowRight")
+    at_step(students[0], "backward 2/3")
+    teacher.click("#class-pause")
+    wait_text(students[0], "#class-state", "Paused")
+    students[0].keyboard.press("ArrowRight")
+    students[0].keyboard.press("PageDown")
+    frames(students[0])
+    assert text(students[0], '[data-part="position"]') == "backward 2/3"
+    assert students[0].locator("#class-state").is_visible()
+    teacher.click("#class-pause")  # resume
+    wait_text(students[0], "#class-state", "Explore")
+    students[0].keyboard.press("ArrowRight")
+    at_step(students[0], "backward 3/3")
+    teacher.click("#class-roam")  # follow me
+    at_step(students[0], "backward 1/3")
+    wait_text(students[0], "#class-state", "Following the teacher")
+
+    # the answers as CSV, then the end
+    with teacher.expect_download() as download:
+        teacher.click("#class-csv")
+    rows = Path(download.value.path()).read_text("utf-8").splitlines()
+    assert rows[0].startswith("question,phase,step,node,name,round") and len(rows) == 7
+    teacher.click("#class-end")
+    teacher.click("#class-end")  # twice: a stray press does not end a class
+    wait_for(teacher, "() => document.getElementById('class-bar').hidden")
+    for student in students:
+        wait_text(student, "#class-state", "The class has ended")
+
+
+def test_the_teachers_link_resumes_the_class_as_teacher(contexts) -> None:
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    key = teacher.evaluate("JSON.parse(sessionStorage.getItem('gradstep-teacher')).key")
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageDown")
+    at_step(teacher, "forward 2/2")
+    # another tab (no sessionStorage) opens the teacher's link: it is the teacher's page
+    other = contexts(viewport={"width": 1280, "height": 720})
+    other.goto(f"/c/{code}#key={key}")
+    wait_for(other, "() => !document.getElementById('class-bar').hidden")
+    at_step(other, "forward 2/2")
+    assert "key" not in other.url and f"class={code}" in other.url
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 2/2")
+    other.focus("#graph-view")
+    other.keyboard.press("PageDown")
+    at_step(student, "backward 1/3")
+
+
+def decode_qr(png: bytes) -> str:
+    """The text of the one QR code in a PNG, read by zbar (Debian's zbar-tools)."""
+    if shutil.which("zbarimg") is None:
+        pytest.skip("zbarimg was not found (Debian: apt-get install zbar-tools)")
+    with tempfile.NamedTemporaryFile(suffix=".png") as image:
+        image.write(png)
+        image.flush()
+        read = subprocess.run(
+            ["zbarimg", "--quiet", "--raw", image.name], capture_output=True, text=True
+        )
+    assert read.returncode == 0, read.stderr
+    return read.stdout.strip()
+
+
+SMALLEST_TEXT_JS = """(s) => Math.min(...[...document.querySelectorAll(s)]
+  .filter((e) => e.getClientRects().length && e.textContent.trim())
+  .map((e) => parseFloat(getComputedStyle(e).fontSize)))"""
+
+
+def test_the_projected_code_and_histogram_read_from_the_back(contexts, base_url) -> None:
+    """In Present mode the class's QR code has 10 px a module at 720p and 15 at 1080p (as the
+    Share dialog's, docs/classroom.md) and zbar reads the student's link off the screen; the
+    histogram's text is no smaller than Present mode's own, and the whole of it is on screen."""
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    teacher.click("#present")
+    wait_for(teacher, "() => document.body.classList.contains('presenting')")
+    link = f"{base_url}/c/{code}"
+    modules = segno.make(link, error="m").symbol_size(scale=1, border=4)[0]
+    for width, height in ((1280, 720), (1920, 1080)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        frames(teacher, 3)
+        qr = teacher.locator("#class-qr")
+        box = qr.bounding_box()
+        assert box and box["width"] / modules >= height / 72, (width, box)
+        assert box["y"] + box["height"] <= height, "the code is cut off"
+        graph = teacher.locator("#graph-view").bounding_box()
+        assert graph and graph["x"] + graph["width"] <= box["x"], "the code covers the graph"
+        assert decode_qr(qr.screenshot()) == link
+
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    teacher.focus("#graph-view")
+    for _ in range(2):
+        teacher.keyboard.press("PageDown")
+    at_step(student, "backward 1/3")
+    teacher.keyboard.press("a")  # A asks: the step computes c.grad
+    answer(student, "1")
+    wait_text(teacher, "#class-asking-count", "1 answer")
+    teacher.keyboard.press("r")  # R reveals
+    wait_for(teacher, "() => document.querySelector('#class-results-body .histogram')")
+    for width, height in ((1280, 720), (1920, 1080)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        frames(teacher, 3)
+        body = teacher.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        steps = teacher.evaluate(SMALLEST_TEXT_JS, ".stepper button")
+        smallest = teacher.evaluate(SMALLEST_TEXT_JS, "#class-results-body *")
+        assert smallest >= min(steps, 0.75 * body), (width, smallest, steps, body)
+        shown = teacher.locator("#class-results-body .histogram").bounding_box()
+        assert shown and shown["y"] + shown["height"] <= height and shown["width"] > width / 2
+        SHOTS.mkdir(parents=True, exist_ok=True)  # for people to look at
+        teacher.screenshot(path=str(SHOTS / f"test-teacher-{width}x{height}-revealed.png"))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_class_pages_have_no_serious_accessibility_violation(
+    browser, base_url, contexts, theme: str
+) -> None:
+    if not (AXE / "axe.min.js").is_file():
+        pytest.fail(f"axe-core is not installed at {AXE} (scripts/test.sh installs it)")
+    teacher = contexts(viewport={"width": 1280, "height": 720}, bypass_csp=True)
+    teacher.emulate_media(color_scheme=theme)
+    code = start_class(teacher)
+    context = browser.new_context(
+        base_url=base_url, bypass_csp=True, viewport={"width": 390, "height": 844}
+    )
+    try:
+        student = context.new_page()
+        student.emulate_media(color_scheme=theme)
+        student.goto(f"/c/{code}")
+        at_step(student, "forward 1/2")
+        teacher.focus("#graph-view")
+        for _ in range(2):
+            teacher.keyboard.press("PageDown")
+        at_step(student, "backward 1/3")
+        teacher.select_option("#class-kind", "sign")
+        teacher.click("#class-ask")
+        wait_for(student, "() => !document.getElementById('answer-sign').hidden")
+        student.click('[data-sign="+"]')
+        wait_for(student, "() => document.getElementById('question').dataset.sent === 'counted'")
+        teacher.click("#class-reveal")
+        wait_for(student, "() => document.querySelector('#results .hist-sign')")
+        assert student.locator("#results .hist-true .hist-label").inner_text() == "+"
+        wait_for(teacher, "() => document.querySelector('#class-results-body .hist-sign')")
+        for page in (student, teacher):  # the teacher's page with the class's bar and answers
+            page.add_script_tag(path=str(AXE / "axe.min.js"))
+            violations = page.evaluate(AXE_SERIOUS_JS)
+            assert violations == [], page.url
+            assert page.locator("h1").count() == 1
+    finally:
+        context.close()
+
+
+STUDENT_DATA_JS = """() => [...document.querySelectorAll(
+  '[data-part="graph"] g.node.value [id$="-data"]')].map((t) => t.textContent)"""
+
+
+def test_a_value_and_a_new_program_reach_the_students(contexts) -> None:
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class(teacher)
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    assert "2.0000" in student.evaluate(STUDENT_DATA_JS)
+    # the teacher types another value for a: the students' graph is drawn with it
+    teacher.fill('#inputs input[type=number][data-label="a"]', "5")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('5.0000')")
+    at_step(student, "forward 1/2")
+    # another program, run: the students are sent it
+    teacher.evaluate(
+        """() => { const s = document.getElementById('source');
+                   s.value = 'x = Value(4.0)\\ny = x * x\\ny.backward()\\n';
+                   s.dispatchEvent(new Event('input', { bubbles: true })); }"""
+    )
+    teacher.click("#run")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('16.0000')")
+    shown = text(teacher, "#position")  # the new program opens on its finished picture
+    assert shown.startswith("backward")
+    at_step(student, shown)
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("Home")
+    at_step(student, "forward 1/1")
