@@ -47,7 +47,7 @@ import os
 import random
 import shutil
 import signal
-import statistics
+import socket
 import subprocess
 import sys
 import tempfile
@@ -104,7 +104,9 @@ def redis_server(root: Path) -> Iterator[tuple[str, int]]:
         deadline = time.monotonic() + 10
         while True:
             try:
-                with contextlib.closing(__import__("socket").create_connection(("127.0.0.1", port))):
+                with contextlib.closing(
+                    __import__("socket").create_connection(("127.0.0.1", port))
+                ):
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
@@ -337,7 +339,11 @@ async def teacher(http: httpx.AsyncClient, method: str, url: str, **kw: Any) -> 
 
 async def step(http: httpx.AsyncClient, lesson: Class, mark: int) -> float:
     """Post a position marked ``mark`` (the slider ``a``); when it was posted."""
-    body = {"phase": ("forward", "backward")[mark % 2], "step": mark // 2 % 2, "values": {"a": mark}}
+    body = {
+        "phase": ("forward", "backward")[mark % 2],
+        "step": mark // 2 % 2,
+        "values": {"a": mark},
+    }
     posted = clock()
     moved = await teacher(http, "POST", lesson.path("/position"), json=body, headers=lesson.auth)
     assert moved.status_code == 204, moved.text
@@ -353,9 +359,7 @@ async def reached(students: list[Student], mark: int, timeout: float = WAIT_S) -
 
 async def connect(lesson: Class, count: int, client: str, http: httpx.AsyncClient) -> None:
     start = len(lesson.students)
-    fresh = [
-        Student(start + n, lesson.server.url, lesson.code, client, http) for n in range(count)
-    ]
+    fresh = [Student(start + n, lesson.server.url, lesson.code, client, http) for n in range(count)]
     lesson.students += fresh
     lesson.tasks += [asyncio.create_task(s.follow()) for s in fresh]
     await asyncio.wait_for(asyncio.gather(*(s.connected.wait() for s in fresh)), 60)
@@ -395,30 +399,52 @@ async def lag_monitor(lags: list[float], stop: asyncio.Event) -> None:
         lags.append(clock() - before - 0.01)
 
 
-async def answer(
-    http: httpx.AsyncClient, lesson: Class, s: Student, round_: int, delay: float, out: list[Any]
-) -> None:
+async def post_raw(url: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """One POST on a connection of its own, as asyncio streams (httpx's pool, with hundreds of
+    requests in flight, took a core of this process by itself): its status and JSON."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        payload = json.dumps(body).encode()
+        head = f"POST {path} HTTP/1.1\r\nhost: {host}:{port}\r\ncontent-type: application/json\r\n"
+        head += f"content-length: {len(payload)}\r\nconnection: close\r\n\r\n"
+        writer.write(head.encode() + payload)
+        status = await reader.readline()
+        if not status:
+            raise ConnectionResetError("no answer")
+        length = None
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        raw = await (reader.readexactly(length) if length is not None else reader.read())
+        return int(status.split()[1]), (json.loads(raw) if raw else {})
+    finally:
+        writer.close()
+
+
+async def answer(lesson: Class, s: Student, delay: float, out: list[Any]) -> None:
     """A student's answer at ``delay`` s, sent again while its request fails (not its refusal)."""
     await asyncio.sleep(delay)
     body = {"student": s.token, "question": lesson.question, "value": -2.0 + s.n % 5 * 0.5}
+    path = f"/api/classes/{lesson.code}/answers"
     tries = 0
     while True:
         tries += 1
         began = clock()
         try:
-            got = await http.post(lesson.path("/answers"), json=body, timeout=10)
-        except httpx.TransportError:
+            status, got = await asyncio.wait_for(post_raw(lesson.server.url, path, body), 30)
+        except (OSError, EOFError, asyncio.IncompleteReadError, TimeoutError):
             if tries > 20:
                 out.append(("gave up", 0.0, tries, clock()))
                 return
             await asyncio.sleep(0.5)
             continue
-        if got.status_code == 503 and tries <= 20:
-            await asyncio.sleep(float(got.headers.get("retry-after", "1")))
+        if status == 503 and tries <= 20:
+            await asyncio.sleep(1.0)
             continue
-        kind = str(got.status_code)
-        if got.status_code == 409:
-            kind += " " + str(got.json().get("error", {}).get("kind", ""))
+        kind = str(status)
+        if status == 409:
+            kind += " " + str(got.get("error", {}).get("kind", ""))
         out.append((kind, clock() - began, tries, clock()))
         return
 
@@ -430,9 +456,7 @@ def errors_of(response: httpx.Response) -> str:
         return response.text[:200]
 
 
-async def answers_round(
-    http: httpx.AsyncClient, lesson: Class, round_: int, kill_at: float | None = None
-) -> dict[str, Any]:
+async def answers_round(http: httpx.AsyncClient, lesson: Class, round_: int) -> dict[str, Any]:
     """Every student answers once over ANSWER_WINDOW_S, one in ten twice; the tally is read."""
     rnd = random.Random(round_)
     outcomes: list[Any] = []
@@ -441,9 +465,9 @@ async def answers_round(
     jobs = []
     for s in lesson.students:
         at = rnd.uniform(0, ANSWER_WINDOW_S)
-        jobs.append(answer(http, lesson, s, round_, at, outcomes))
+        jobs.append(answer(lesson, s, at, outcomes))
         if s.n % 10 == 0:
-            jobs.append(answer(http, lesson, s, round_, at + 0.3, second))
+            jobs.append(answer(lesson, s, at + 0.3, second))
     await asyncio.gather(*jobs)
     sent = clock() - began
     expected = len(lesson.students)
@@ -499,10 +523,11 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
         killed = clock()
         os.kill(victim, signal.SIGKILL)
         await asyncio.sleep(0.5)
-        return killed, await step(http, lesson, mark)
+        await step(http, lesson, mark)
+        return killed, clock()  # from now on, a stream opens on this step
 
     round_task = asyncio.create_task(answers_round(http, lesson, 2))
-    killed, _stepped = await kill_then_step()
+    killed, stepped = await kill_then_step()
     # every student back on the class, with the step made during the outage
     deadline = clock() + 30
     while clock() < deadline and any(
@@ -513,9 +538,7 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
     broke = [s for s in lesson.students if s.ends > ends_before[s.n]]
     gaps = [back - lost for s in broke for lost, back, _m in s.gaps if lost >= killed - 0.1]
     from_kill = [back - killed for s in broke for _l, back, _m in s.gaps if back >= killed]
-    stale = [
-        s.n for s in broke for _l, back, m in s.gaps if back >= killed and m is not None and m < mark
-    ]
+    stale = [s.n for s in broke for _l, back, m in s.gaps if back > stepped and m != mark]
     restarted = None
     deadline = clock() + 60
     while clock() < deadline:
@@ -538,9 +561,14 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
         "stale": len(stale),
         "refused": sum(len(s.refused) for s in lesson.students),
         "restarted_s": restarted,
+        "step_s": stepped - killed - 0.5,
         "answers": answered,
         "after_step": after,
     }
+
+
+def progress(what: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {what}", file=sys.stderr, flush=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -568,7 +596,7 @@ async def run(args: argparse.Namespace, servers: list[Server], redis_pid: int) -
         lessons = [await make_class(desk, server) for server in servers]
         # warm each server's class paths (its pub/sub connection, the stream's code), then
         # none connected: the memory before
-        for lesson, result in zip(lessons, results, strict=True):
+        for lesson in lessons:
             await connect(lesson, 4, args.client, phones)
             await disconnect(lesson)
         await asyncio.sleep(1.5)
@@ -583,6 +611,7 @@ async def run(args: argparse.Namespace, servers: list[Server], redis_pid: int) -
                 result.redis_rss = (redis_before, rss_of(redis_pid))
 
         # 1. steps, the servers taking turns
+        progress("steps")
         stop = asyncio.Event()
         lags: list[float] = []
         monitor = asyncio.create_task(lag_monitor(lags, stop))
@@ -613,11 +642,13 @@ async def run(args: argparse.Namespace, servers: list[Server], redis_pid: int) -
             )
             assert asked.status_code == 201, errors_of(asked)
             lesson.question = asked.json()["question"]
-            result.answers = await answers_round(phones, lesson, 1)
+            progress(f"answers: {lesson.server.name} (pid {lesson.server.process.pid})")  # type: ignore[union-attr]
+            result.answers = await answers_round(desk, lesson, 1)
 
         # 3. a worker killed
         for lesson, result, server in zip(lessons, results, servers, strict=True):
             if server.broker and not args.skip_kill:
+                progress(f"SIGKILL: {server.name}")
                 result.kill = await kill_round(desk, lesson)
         for lesson in lessons:
             await disconnect(lesson)
@@ -667,8 +698,10 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
     row("answer request p50 / p99 / max", lambda r, s: triple(r.answers["latency"]))
     row(
         "full count read by all, after the last 202",
-        lambda r, s: f"{ms(r.answers['all_counts_s'])} ms ({r.answers['got_count']} of {n} "
-        f"read the full count)",
+        lambda r, s: (
+            f"{ms(r.answers['all_counts_s'])} ms ({r.answers['got_count']} of {n} "
+            f"read the full count)"
+        ),
     )
     row("streams ended during the answers", lambda r, s: str(r.answers["ends"]))
     if any(r.kill for r in results):
@@ -683,11 +716,14 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
             ("  refused reconnections", lambda k: str(k["refused"])),
             (
                 "  answers: first (retried) / second",
-                lambda k: f"{statuses(k['answers']['statuses'])} ({k['answers']['retried']}) / "
-                f"{statuses(k['answers']['seconds'])}",
+                lambda k: (
+                    f"{statuses(k['answers']['statuses'])} ({k['answers']['retried']}) / "
+                    f"{statuses(k['answers']['seconds'])}"
+                ),
             ),
             (f"  answers counted (of {n})", lambda k: str(k["answers"]["counted"])),
             ("  worker started again after", lambda k: f"{ms(k['restarted_s'])} ms"),
+            ("  teacher's step 0.5 s after the kill took", lambda k: f"{ms(k['step_s'])} ms"),
             ("  next step p50 / p99 / max", lambda k: triple(k["after_step"])),
         ):
             row(label, lambda r, s, cell=cell: cell(r.kill) if r.kill else "n/a")
@@ -705,7 +741,9 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
     )
     names = [s.name for s in servers]
     width = max(len(label) for label, _ in rows) + 2
-    cols = [max(len(name), *(len(cells[i]) for _, cells in rows)) + 2 for i, name in enumerate(names)]
+    cols = [
+        max(len(name), *(len(cells[i]) for _, cells in rows)) + 2 for i, name in enumerate(names)
+    ]
     print()
     print("".ljust(width) + "".join(name.ljust(c) for name, c in zip(names, cols, strict=True)))
     for label, cells in rows:
