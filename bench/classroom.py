@@ -104,9 +104,7 @@ def redis_server(root: Path) -> Iterator[tuple[str, int]]:
         deadline = time.monotonic() + 10
         while True:
             try:
-                with contextlib.closing(
-                    __import__("socket").create_connection(("127.0.0.1", port))
-                ):
+                with socket.create_connection(("127.0.0.1", port)):
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
