@@ -4,7 +4,7 @@ serve --workers N`` with one ``redis-server`` (``GRADSTEP_BROKER_URL``), both up
 measured side by side in one run. Prints one table.
 
     python bench/classroom.py [--students 300] [--steps 20] [--workers 2] [--skip-kill]
-                              [--client raw|httpx]
+                              [--client raw|httpx] [--retry-ms MS]
 
 Each student follows the class's Server-Sent Events as a browser's ``EventSource`` does: it
 keeps ``Last-Event-ID`` and, when its stream ends, connects again after the ``retry:`` the
@@ -48,10 +48,12 @@ import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +189,7 @@ class Student:
     code: str
     client: str
     http: httpx.AsyncClient | None = None
+    retry_ms: int | None = None  # instead of the server's retry:, to see what another would give
     last_id: str | None = None
     retry_s: float = 2.0
     seen: dict[int, float] = field(default_factory=dict)  # a step's mark → when it was read
@@ -282,7 +285,7 @@ class Student:
         data = None
         for line in lines:
             if line.startswith("retry: "):
-                self.retry_s = int(line[7:]) / 1000
+                self.retry_s = (self.retry_ms or int(line[7:])) / 1000
             elif line.startswith("id: "):
                 self.last_id = line[4:]
             elif line.startswith("data: "):
@@ -355,9 +358,10 @@ async def reached(students: list[Student], mark: int, timeout: float = WAIT_S) -
         await asyncio.sleep(0.01)
 
 
-async def connect(lesson: Class, count: int, client: str, http: httpx.AsyncClient) -> None:
+async def connect(lesson: Class, count: int, args: argparse.Namespace, http: Any) -> None:
     start = len(lesson.students)
-    fresh = [Student(start + n, lesson.server.url, lesson.code, client, http) for n in range(count)]
+    url, code = lesson.server.url, lesson.code
+    fresh = [Student(start + n, url, code, args.client, http, args.retry_ms) for n in range(count)]
     lesson.students += fresh
     lesson.tasks += [asyncio.create_task(s.follow()) for s in fresh]
     await asyncio.wait_for(asyncio.gather(*(s.connected.wait() for s in fresh)), 60)
@@ -535,6 +539,7 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
     answered = await round_task
     broke = [s for s in lesson.students if s.ends > ends_before[s.n]]
     gaps = [back - lost for s in broke for lost, back, _m in s.gaps if lost >= killed - 0.1]
+    retry = statistics.median(s.retry_s for s in lesson.students)
     from_kill = [back - killed for s in broke for _l, back, _m in s.gaps if back >= killed]
     stale = [s.n for s in broke for _l, back, m in s.gaps if back > stepped and m != mark]
     restarted = None
@@ -553,11 +558,12 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
         "workers": len(workers),
         "broke": len(broke),
         "gaps": gaps,
+        "after_retry": [gap - retry for gap in gaps],
         "from_kill": from_kill,
         "over_target": sum(1 for g in from_kill if g > GAP_TARGET_S),
         "not_back": sum(1 for s in lesson.students if not s.connected.is_set()),
         "stale": len(stale),
-        "refused": sum(len(s.refused) for s in lesson.students),
+        "refused": dict(Counter(str(status) for s in lesson.students for status in s.refused)),
         "restarted_s": restarted,
         "step_s": stepped - killed - 0.5,
         "answers": answered,
@@ -595,13 +601,13 @@ async def run(args: argparse.Namespace, servers: list[Server], redis_pid: int) -
         # warm each server's class paths (its pub/sub connection, the stream's code), then
         # none connected: the memory before
         for lesson in lessons:
-            await connect(lesson, 4, args.client, phones)
+            await connect(lesson, 4, args, phones)
             await disconnect(lesson)
         await asyncio.sleep(1.5)
         before = [server.rss_mb() for server in servers]
         redis_before = rss_of(redis_pid)
         for lesson in lessons:
-            await connect(lesson, args.students, args.client, phones)
+            await connect(lesson, args.students, args, phones)
         await asyncio.sleep(1.5)
         for result, server, mb in zip(results, servers, before, strict=True):
             result.rss = (mb, server.rss_mb())
@@ -706,12 +712,13 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
         for label, cell in (
             ("SIGKILL: streams broken", lambda k: f"{k['broke']} of {n} ({k['workers']} workers)"),
             ("  gap, stream lost → position p50 / p99 / max", lambda k: triple(k["gaps"])),
+            ("  the same, less the retry: wait", lambda k: triple(k["after_retry"])),
             ("  kill → position again p50 / p99 / max", lambda k: triple(k["from_kill"])),
             (
                 f"  students back after > {GAP_TARGET_S:.0f} s / never / stale",
                 lambda k: f"{k['over_target']} / {k['not_back']} / {k['stale']}",
             ),
-            ("  refused reconnections", lambda k: str(k["refused"])),
+            ("  refused reconnections (status: number)", lambda k: statuses(k["refused"])),
             (
                 "  answers: first (retried) / second",
                 lambda k: (
@@ -762,11 +769,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="of the Redis setup")
     parser.add_argument("--skip-kill", action="store_true")
     parser.add_argument("--client", choices=("raw", "httpx"), default="raw")
+    parser.add_argument(
+        "--retry-ms", type=int, help="students reconnect after this, not the server's retry:"
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(
         f"gradstep classroom: {os.cpu_count()} cores, load average {load[0]:.2f}, "
         f"{args.students} students per class, {args.steps} steps, client {args.client}"
+        + (f", reconnecting after {args.retry_ms} ms" if args.retry_ms else "")
     )
     root = Path(tempfile.mkdtemp(prefix="gradstep-classbench-"))
     try:
