@@ -8,7 +8,7 @@ measured side by side in one run. Prints one table.
 
 Each student follows the class's Server-Sent Events as a browser's ``EventSource`` does: it
 keeps ``Last-Event-ID`` and, when its stream ends, connects again after the ``retry:`` the
-server sent (2 s). What is measured:
+server sent (1 s). What is measured:
 
 1. **steps**: the teacher posts ``--steps`` positions (the two servers taking turns); the delay
    of each is from just before the teacher's POST to each student's reading of that
@@ -170,6 +170,22 @@ class Server:
             if int(stat[1]) == self.process.pid and b"spawn_main" in cmdline:
                 found.append((int(stat[19]), int(entry.name)))  # start time, pid
         return [pid for _, pid in sorted(found)]
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds a process has used (user and system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[int, int]:
+    """The machine's busy and total CPU time so far (/proc/stat, in ticks of every core)."""
+    ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return sum(ticks) - idle, sum(ticks)
 
 
 def rss_of(pid: int) -> float:
@@ -520,9 +536,13 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
     ends_before = {s.n: s.ends for s in lesson.students}
     mark = lesson.mark + 1
 
+    survivors = workers[1:]
+    usage: dict[str, Any] = {}
+
     async def kill_then_step() -> tuple[float, float]:
         await asyncio.sleep(KILL_AFTER_S)
         killed = clock()
+        usage["before"] = (sum(cpu_of(pid) for pid in survivors), machine_cpu())
         os.kill(victim, signal.SIGKILL)
         await asyncio.sleep(0.5)
         await step(http, lesson, mark)
@@ -536,6 +556,9 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
         not s.connected.is_set() or s.position_mark != mark for s in lesson.students
     ):
         await asyncio.sleep(0.02)
+    back = clock() - killed
+    survivor_cpu = sum(cpu_of(pid) for pid in survivors) - usage["before"][0]
+    busy, total = (now - then for now, then in zip(machine_cpu(), usage["before"][1], strict=True))
     answered = await round_task
     broke = [s for s in lesson.students if s.ends > ends_before[s.n]]
     gaps = [back - lost for s in broke for lost, back, _m in s.gaps if lost >= killed - 0.1]
@@ -560,11 +583,14 @@ async def kill_round(http: httpx.AsyncClient, lesson: Class) -> dict[str, Any]:
         "gaps": gaps,
         "after_retry": [gap - retry for gap in gaps],
         "from_kill": from_kill,
-        "over_target": sum(1 for g in from_kill if g > GAP_TARGET_S),
+        "over_target": sum(1 for g in gaps if g > GAP_TARGET_S),
         "not_back": sum(1 for s in lesson.students if not s.connected.is_set()),
         "stale": len(stale),
         "refused": dict(Counter(str(status) for s in lesson.students for status in s.refused)),
         "restarted_s": restarted,
+        "back_s": back,
+        "survivor_cpu_s": survivor_cpu,
+        "machine_busy": busy / total if total else 0.0,
         "step_s": stepped - killed - 0.5,
         "answers": answered,
         "after_step": after,
@@ -715,7 +741,7 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
             ("  the same, less the retry: wait", lambda k: triple(k["after_retry"])),
             ("  kill → position again p50 / p99 / max", lambda k: triple(k["from_kill"])),
             (
-                f"  students back after > {GAP_TARGET_S:.0f} s / never / stale",
+                f"  students whose gap passed {GAP_TARGET_S:.0f} s / never back / stale",
                 lambda k: f"{k['over_target']} / {k['not_back']} / {k['stale']}",
             ),
             ("  refused reconnections (status: number)", lambda k: statuses(k["refused"])),
@@ -728,6 +754,13 @@ def report(args: argparse.Namespace, servers: list[Server], results: list[Result
             ),
             (f"  answers counted (of {n})", lambda k: str(k["answers"]["counted"])),
             ("  worker started again after", lambda k: f"{ms(k['restarted_s'])} ms"),
+            (
+                "  until all were back: survivor's CPU, cores busy",
+                lambda k: (
+                    f"{k['survivor_cpu_s']:.2f} s of {k['back_s']:.2f} s, "
+                    f"{k['machine_busy'] * os.cpu_count():.1f} of {os.cpu_count()} busy"
+                ),  # type: ignore[operator]
+            ),
             ("  teacher's step 0.5 s after the kill took", lambda k: f"{ms(k['step_s'])} ms"),
             ("  next step p50 / p99 / max", lambda k: triple(k["after_step"])),
         ):
