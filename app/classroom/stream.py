@@ -11,11 +11,8 @@ a quiet connection, and ``closed`` when the class ends. A browser that reconnect
 from __future__ import annotations
 
 import asyncio
-import signal
-import threading
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
-from types import FrameType
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any
 
 from starlette.responses import StreamingResponse
@@ -23,13 +20,13 @@ from starlette.responses import StreamingResponse
 from app.classroom.hub import Hub, Item
 from app.classroom.model import Snapshot, closed_event, event_json, opening_events
 from app.classroom.store import ClassStore
+from app.exit_signals import on_exit_signal
 
 KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_read_timeout)
 # how soon a browser reconnects: a worker killed under 300 students cost them 2.8 to 3.2 s at
 # 2_000, past the 3 s wanted, and 1.8 s at 1_000 (bench/classroom.py, docs/benchmarks.md)
 RETRY_MS = 1_000
 CLOSED_TYPE = '"type":"closed"'
-EXIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def sse(event_id: int, data: str) -> str:
@@ -82,29 +79,8 @@ class ClassStream(StreamingResponse):
             await self.held.aclose()
 
 
-@asynccontextmanager
-async def end_streams_on_exit(hub: Hub) -> AsyncIterator[None]:
+def end_streams_on_exit(hub: Hub) -> AbstractAsyncContextManager[None]:
     """A lifespan: on SIGTERM or SIGINT every class stream of this worker ends at once (each
     browser reconnects, to another worker or the restarted server), so open streams never hold
-    up the shutdown. Chained before the handler already installed, as
-    app/training/shutdown.py's; under TestClient (no main thread to hook) nothing is hooked."""
-    loop = asyncio.get_running_loop()
-    hooked: dict[signal.Signals, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in EXIT_SIGNALS:
-            previous = signal.getsignal(sig)
-            if previous is None:  # installed from C: leave it alone
-                continue
-
-            def on_exit(number: int, frame: FrameType | None, previous: Any = previous) -> None:
-                loop.call_soon_threadsafe(hub.shutdown)
-                if callable(previous):
-                    previous(number, frame)
-
-            hooked[sig] = previous
-            signal.signal(sig, on_exit)
-    try:
-        yield
-    finally:
-        for sig, previous_handler in hooked.items():
-            signal.signal(sig, previous_handler)
+    up the shutdown."""
+    return on_exit_signal(hub.shutdown)

@@ -13,16 +13,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing.forkserver
 import multiprocessing.resource_tracker
-import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from types import FrameType
-from typing import Any
 
+from app.exit_signals import on_exit_signal
 from app.training.jobs import TrainingJobs
-
-EXIT_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def cancel_training(jobs: TrainingJobs, reason: str = "shutdown") -> None:
@@ -32,29 +28,12 @@ def cancel_training(jobs: TrainingJobs, reason: str = "shutdown") -> None:
 
 @asynccontextmanager
 async def stop_training_on_exit(jobs: TrainingJobs) -> AsyncIterator[None]:
-    """A lifespan: chains a handler before the server's own for SIGTERM and SIGINT (signals
-    reach only the main thread; under TestClient there is none to hook), and at shutdown waits
-    for every worker to end."""
-    loop = asyncio.get_running_loop()
-    hooked: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in EXIT_SIGNALS:
-            previous = signal.getsignal(sig)
-            if previous is None:  # installed from C: leave it alone
-                continue
-
-            def on_exit(number: int, frame: FrameType | None, previous: Any = previous) -> None:
-                loop.call_soon_threadsafe(cancel_training, jobs)
-                if callable(previous):
-                    previous(number, frame)
-
-            hooked[sig] = previous
-            signal.signal(sig, on_exit)
+    """A lifespan: SIGTERM and SIGINT stop every training job at once (app/exit_signals.py), and
+    at shutdown every worker is waited for."""
     try:
-        yield
+        async with on_exit_signal(lambda: cancel_training(jobs)):
+            yield
     finally:
-        for hooked_sig, previous_handler in hooked.items():
-            signal.signal(hooked_sig, previous_handler)
         await asyncio.to_thread(jobs.close)
 
 

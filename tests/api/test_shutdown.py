@@ -207,7 +207,10 @@ def test_exports_at_once_are_whole_or_refused_before_their_first_byte() -> None:
     assert 200 in statuses and 503 in statuses  # eight at once: some wait for another time
     for kind, status, body, headers in answers:
         if status == 503:
-            assert headers["retry-after"] == "5" and json.loads(body)["error"]["kind"] == "busy"
+            # the export stage's refusal (5 s), or the program stage's on a loaded machine (2 s)
+            assert (
+                headers["retry-after"] in ("5", "2") and json.loads(body)["error"]["kind"] == "busy"
+            )
         elif kind == "zip":
             with zipfile.ZipFile(io.BytesIO(body)) as archive:  # whole, or this raises
                 assert archive.testzip() is None
