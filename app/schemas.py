@@ -21,6 +21,9 @@ from engine.nn import ACTIVATIONS
 from engine.steps import Phase
 from engine.trace import Numbers, Structure
 
+# input values as a request may give them: an object of numbers, or a URL's values text
+Values = dict[str, FiniteFloat] | Annotated[str, Field(max_length=MAX_VALUES_CHARS)] | None
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -290,8 +293,8 @@ class LinkRequest(Strict):
     preset: str | None = Field(
         None, max_length=100, description="a preset's id, for no source (its program is stored)"
     )
-    values: dict[str, FiniteFloat] | Annotated[str, Field(max_length=MAX_VALUES_CHARS)] | None = (
-        Field(None, description="input values: an object of numbers, or a URL's values text")
+    values: Values = Field(
+        None, description="input values: an object of numbers, or a URL's values text"
     )
     phase: Phase | None = Field(None, description="the step's pass (backward when a step is given)")
     step: int | None = Field(None, ge=0, le=2 * MAX_NODES, description="omit: the finished graph")

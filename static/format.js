@@ -3,7 +3,7 @@
 
 import { CONFIG } from "./config.js";
 
-const MINUS = "\u2212";
+export const MINUS = "\u2212";
 const LARGE = 1e9;
 
 function exponent(x, digits) {

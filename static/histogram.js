@@ -3,9 +3,8 @@
 // teacher's screen, the students' and the CSV say the same. Plain DOM, text as textContent.
 
 import { el } from "./explain.js";
-import { formatNumber } from "./format.js";
+import { MINUS, formatNumber } from "./format.js";
 
-const MINUS = "\u2212";
 const SIGN_LABELS = { "+": "+", "-": MINUS, 0: "0" };
 
 /** A bin's centre, as short as it reads: 2 decimals at most, no trailing zeros. */

@@ -5,7 +5,7 @@
 // relation, "=" or "≈" as the numbers shown reproduce the result shown or not. Nothing here
 // writes maths of its own beyond that check.
 
-import { formatNumber } from "./format.js";
+import { MINUS, formatNumber } from "./format.js";
 
 /** The line as text. */
 export function partsText(parts, model, decimals) {
@@ -26,7 +26,7 @@ export function partsText(parts, model, decimals) {
     if (kind === "w") out += String(Math.trunc(x));
     else if (kind === "f") {
       const text = formatNumber(x, decimals);
-      out += text.startsWith("\u2212") || text.includes("e") ? `(${text})` : text;
+      out += text.startsWith(MINUS) || text.includes("e") ? `(${text})` : text;
     } else out += formatNumber(x, decimals);
   }
   return out;
@@ -38,7 +38,7 @@ const COMBINE = { add: (a, b) => a + b, sub: (a, b) => a - b, mul: (a, b) => a *
  * combined left to right, round to the result as shown; else its inexact text, "≈" (app/numbers.py
  * relation_text: the golden table's relations). */
 export function relationText(r, kinds, values, decimals) {
-  const shown = r.of.map((s) => (kinds[s] === "w" ? Math.trunc(values[s]) : Number(formatNumber(values[s], decimals).replaceAll("\u2212", "-"))));
+  const shown = r.of.map((s) => (kinds[s] === "w" ? Math.trunc(values[s]) : Number(formatNumber(values[s], decimals).replaceAll(MINUS, "-"))));
   const total = shown.slice(1).reduce(COMBINE[r.op], shown[0]);
   const exact = Number.isFinite(total) && formatNumber(total, decimals) === formatNumber(values[r.to], decimals);
   return exact ? r.exact : r.inexact;

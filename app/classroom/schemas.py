@@ -10,8 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, FiniteFloat, field_validator
 
-from app.query import MAX_VALUES_CHARS
-from app.schemas import Strict
+from app.schemas import Strict, Values
 from engine.limits import MAX_LOOP_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
 from engine.steps import Phase
 
@@ -19,7 +18,6 @@ MAX_NICKNAME = 24
 STUDENT_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"  # what a page's crypto.getRandomValues writes
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
 
-Values = dict[str, FiniteFloat] | Annotated[str, Field(max_length=MAX_VALUES_CHARS)] | None
 Sign = Literal["+", "-", "0"]
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from app.classroom.codes import normal_code
+from app.classroom.schemas import MAX_NICKNAME
 from app.serving import ASSETS_URL, CONFIG_MODULE, IMMUTABLE, STATIC_URL, config_module, templates
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
 from engine.nn import ACTIVATIONS
@@ -34,7 +35,9 @@ def live_class(request: Request, code: str) -> HTMLResponse:
     the teacher's key in its fragment (``#key=…``, never sent here) it hands over to the main
     page as the teacher's. Whether the class exists, the page asks the API."""
     shown = normal_code(code) or code[:20]
-    return templates.TemplateResponse(request, "class.html", {"code": shown})
+    return templates.TemplateResponse(
+        request, "class.html", {"code": shown, "max_nickname": MAX_NICKNAME}
+    )
 
 
 @router.get("/train", response_class=HTMLResponse)
