@@ -241,14 +241,16 @@ function refold(element) {
   run({ position: { phase: state.phase, step: state.step } });
 }
 
+let valueTimer = null; // a typed value's run, debounced
+
 function runSource() {
+  clearTimeout(valueTimer); // a value typed just before is the old program's: its run would follow this one
   stepper.stop();
   ui.ranges.clear();
   setState({ source: ui.editor.value, iteration: null }); // a training loop opens on its last iteration
   run({ values: null, focusGraph: true });
 }
 
-let valueTimer = null;
 function setInputValue(name, value) {
   if (!Number.isFinite(value)) return;
   setState({ values: { ...(state.values ?? {}), [name]: value } });

@@ -51,6 +51,31 @@ def test_slider_and_number_field_recompute_keeping_layout_and_step(page, shot):
     shot(page, "desktop-slider")
 
 
+def test_a_program_run_just_after_a_value_is_typed_is_not_sent_the_old_inputs(page):
+    """A value's run waits a moment for more typing; Run in that moment is the newer wish, and
+    the old program's input must not follow it ("values given for 'a', which is not an input")."""
+    open_page(page)
+    run_program(page, PRODUCT)
+    before = runs(page)
+    # a loaded server: the program's run is still on its way when the value's would start
+    page.route("**/api/graph", lambda route: (page.wait_for_timeout(400), route.continue_()))
+    page.evaluate(  # in one go, well within the value's debounce
+        """() => {
+          const a = document.querySelector('#inputs input[type=number][data-label=a]');
+          a.value = '5';
+          a.dispatchEvent(new Event('input', { bubbles: true }));
+          const source = document.getElementById('source');
+          source.value = 'x = Value(4.0)\\ny = x * x\\ny.backward()\\n';
+          source.dispatchEvent(new Event('input', { bubbles: true }));
+          document.getElementById('run').click();
+        }"""
+    )
+    wait_drawn(page, before)
+    page.wait_for_timeout(600)  # past the debounce: no late run of the value replaces the graph
+    assert not page.locator("#error").is_visible()
+    assert node_text(page, "y", "data") == "16.0000"
+
+
 def test_number_fields_show_every_input_value_zero_included(page):
     open_page(page)
     run_program(page, "x1 = 2.0\nx2 = 0.0\ny = x1 * x2\n")  # the lecture neuron's x2 is 0
