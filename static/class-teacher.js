@@ -78,17 +78,26 @@ export function wireClassroom({ stepper, view, presenting }) {
     document.body.classList.toggle("class-two-votes", Object.keys(cls.rounds).length > 1);
   }
 
-  /** The class's panel (its QR code, or the answers) takes the screen under the class's bar:
-   * where that ends, for the CSS (--class-top, --class-left). */
+  /** The class's panel (its QR code, or the answers) takes the screen under the class's bar
+   * and above the graph's tools (zoom, Fit, folding), which stay in reach: where those are, for
+   * the CSS (--class-top, --class-left, --class-bottom). */
   function place() {
     const bar = $("class-bar").getBoundingClientRect();
+    const tools = document.querySelector(".stage > .graph-bar").getBoundingClientRect();
+    const edges = {
+      "--class-top": bar.bottom + 8,
+      "--class-left": bar.left,
+      "--class-bottom": tools.height ? innerHeight - tools.top + 4 : 8,
+    };
     const root = document.documentElement.style;
-    const top = `${Math.round(bar.bottom + 8)}px`;
-    const left = `${Math.round(bar.left)}px`;
-    if (root.getPropertyValue("--class-top") !== top) root.setProperty("--class-top", top);
-    if (root.getPropertyValue("--class-left") !== left) root.setProperty("--class-left", left);
+    for (const [name, px] of Object.entries(edges)) {
+      const value = `${Math.round(px)}px`;
+      if (root.getPropertyValue(name) !== value) root.setProperty(name, value);
+    }
   }
-  new ResizeObserver(place).observe($("class-bar"));
+  const placing = new ResizeObserver(place);
+  placing.observe($("class-bar"));
+  placing.observe(document.querySelector(".stage > .graph-bar"));
   addEventListener("resize", place);
 
   /** Ask about the node whose grad the step on screen computes (a backward step's). */

@@ -351,3 +351,57 @@ def test_a_value_and_a_new_program_reach_the_students(contexts) -> None:
     teacher.focus("#graph-view")
     teacher.keyboard.press("Home")
     at_step(student, "forward 1/1")
+
+
+TRAINING = """w = Value(0.3)
+for k in range(3):
+    loss = (w * 2.0 - 1.0) ** 2
+    loss.backward()
+    w.data -= 0.1 * w.grad
+    w.grad = 0.0
+"""  # three iterations: w * 2.0 is 0.6, 0.92 and 0.984 in them
+FOLDED_JS = """(part) => [...document.querySelectorAll(`${part} g.call.folded`)]
+  .map((g) => g.id).sort().join(',')"""
+
+
+def start_class_on(teacher, source: str) -> str:
+    teacher.goto("/?" + urllib.parse.urlencode({"source": source}))
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    teacher.click("#class-start")
+    wait_for(teacher, "() => !document.getElementById('class-bar').hidden")
+    return teacher.evaluate("JSON.parse(sessionStorage.getItem('gradstep-teacher')).code")
+
+
+def test_an_opened_fold_and_another_iteration_reach_the_students(contexts) -> None:
+    from app.lecture import LECTURE_MLP
+
+    # the lecture's MLP opens folded by layer: the student's graph has the teacher's boxes
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class_on(teacher, LECTURE_MLP)
+    student = contexts(viewport={"width": 390, "height": 844})
+    student.goto(f"/c/{code}")
+    wait_for(student, "() => document.getElementById('student').dataset.state === 'ready'")
+    boxes = teacher.evaluate(FOLDED_JS, "#graph-view")
+    assert boxes and student.evaluate(FOLDED_JS, '[data-part="graph"]') == boxes
+    # the teacher opens one: the student's graph is drawn with it open
+    teacher.click("#zoom-fit")  # (a click Playwright refuses if the class's QR panel covers it)
+    runs = int(teacher.locator("#graph-view").get_attribute("data-runs"))
+    first = boxes.split(",")[0]
+    teacher.locator(f"#graph-view #{first}").click()
+    wait_for(teacher, f"() => Number(document.querySelector('#graph-view').dataset.runs) > {runs}")
+    opened = teacher.evaluate(FOLDED_JS, "#graph-view")
+    assert first not in opened.split(",")
+    wait_for(student, f"() => ({FOLDED_JS})('[data-part=\"graph\"]') === {opened!r}")
+
+    # a training loop: the teacher goes back to iteration 0, and the student's numbers are its
+    teacher.evaluate(
+        """(src) => { const s = document.getElementById('source');
+                      s.value = src; s.dispatchEvent(new Event('input', { bubbles: true })); }""",
+        TRAINING,
+    )
+    teacher.click("#run")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.9840')")  # the last iteration
+    scrubber = teacher.locator('[data-iterations="scrubber"]')
+    scrubber.evaluate("(el) => { el.value = '0'; el.dispatchEvent(new Event('change')); }")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.6000')")
+    assert "0.9840" not in student.evaluate(STUDENT_DATA_JS)
