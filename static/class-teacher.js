@@ -56,8 +56,9 @@ export function wireClassroom({ stepper, view, presenting }) {
     const q = cls.question;
     $("class-count").textContent = q ? `${cls.count} ${cls.count === 1 ? "answer" : "answers"}${cls.open ? "" : " · closed"}` : "";
     $("class-count").hidden = !q;
-    $("class-reveal").disabled = !q || !cls.open;
-    $("class-again").disabled = !q || cls.open;
+    // one of the two in the same place, as R does: Reveal while answers come in, then Ask again
+    $("class-reveal").hidden = !q || !cls.open;
+    $("class-again").hidden = !q || cls.open;
     // the answers once revealed, until the teacher steps on (or hides them); a second vote is
     // not swayed by the first's histogram
     const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.folded;
