@@ -57,8 +57,12 @@ export function wireClassroom({ stepper, view, presenting }) {
     $("class-count").textContent = q ? `${cls.count} ${cls.count === 1 ? "answer" : "answers"}${cls.open ? "" : " · closed"}` : "";
     $("class-count").hidden = !q;
     // one of the two in the same place, as R does: Reveal while answers come in, then Ask again
-    $("class-reveal").hidden = !q || !cls.open;
-    $("class-again").hidden = !q || cls.open;
+    // (the focus goes from the one pressed to the one that takes its place)
+    const [reveal, again] = [$("class-reveal"), $("class-again")];
+    const pressed = [reveal, again].find((b) => b === document.activeElement);
+    reveal.hidden = !q || !cls.open;
+    again.hidden = !q || cls.open;
+    if (pressed?.hidden) [reveal, again, $("graph-view")].find((b) => !b.hidden).focus({ preventScroll: true });
     // the answers once revealed, until the teacher steps on (or hides them); a second vote is
     // not swayed by the first's histogram
     const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.folded;

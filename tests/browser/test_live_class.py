@@ -134,6 +134,10 @@ def test_a_class_follows_answers_reconnects_pauses_and_ends(contexts) -> None:
         assert TRUE_A_GRAD in text(page, f"{results} .hist-truth")
         assert page.locator(f"{results} .histogram").get_attribute("data-correct") == "2"
 
+    # Ask again takes Reveal's place, and the focus with it (the bar's keys go on from there)
+    assert teacher.is_hidden("#class-reveal")
+    assert teacher.evaluate("document.activeElement.id") == "class-again"
+
     # Peer Instruction's second vote: both histograms side by side
     teacher.click("#class-again")
     for student, value in zip(students, ["-3", "-3", "-3"], strict=True):
