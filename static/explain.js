@@ -104,7 +104,7 @@ export function predictQuestion(model, j) {
 export function predictHint(model, j) {
   const step = stepAt(model, "backward", j);
   const title = el("p", { class: "step-title", text: `${step.title} · your turn` });
-  if (j === 0) return [title, el("p", { class: "line", text: "The pass starts at the output: what is its gradient with respect to itself?" })];
+  if (j === 0) return [title, el("p", { class: "line" }, el("span", { text: "The pass starts at the output: what is its gradient with respect to itself?" }))];
   const rules = step.rows.map((row) => row.filter((cell) => cell.role === "sum" || cell.role === "rule")).filter((row) => row.length);
   return [title, ...rules.map((row) => el("p", { class: "line" }, ...row.map((cell) => el("span", { class: cell.role, text: partsText(cell.parts, model, 4) }))))];
 }
@@ -112,20 +112,33 @@ export function predictHint(model, j) {
 const FIT_SCALES = [1, 0.9, 0.8, 0.72]; // 0.72 of the panel's type is still 12 px on a 1280 page
 
 /** Shrink a fixed-height panel's lines until they fit it (a long label wraps a step's formulas
- * onto more lines than the panel holds, and a room cannot scroll): measured in the next frame,
- * when the browser lays the page out for painting anyway. Past the smallest scale it scrolls.
- * The panel's --fit-least (CSS) bounds the shrinking: a phone keeps its type and scrolls. */
+ * onto more lines than the panel holds, and a room cannot scroll), and, where a smaller scale
+ * lets them, until no formula is broken over two lines: measured in the next frame, when the
+ * browser lays the page out for painting anyway. Past the smallest scale it scrolls. The
+ * panel's --fit-least (CSS) bounds the shrinking: a phone keeps its type and scrolls. */
 export function fitLines(panel) {
   panel.style.setProperty("--fit", "1");
   panel.classList.remove("more-below");
   requestAnimationFrame(() => {
     const least = Number.parseFloat(getComputedStyle(panel).getPropertyValue("--fit-least")) || 0;
+    let fits = null; // the largest scale at which every line shows, a formula broken or not
     for (const scale of FIT_SCALES.filter((s) => s >= least)) {
       panel.style.setProperty("--fit", String(scale));
-      if (panel.scrollHeight <= panel.clientHeight + 1) return;
+      if (panel.scrollHeight > panel.clientHeight + 1) continue;
+      if (!broken(panel)) return;
+      fits ??= scale;
     }
+    if (fits !== null) return void panel.style.setProperty("--fit", String(fits));
     markMore(panel);
   });
+}
+
+/** Whether a cell of the panel's lines is wrapped onto a second line. */
+function broken(panel) {
+  const cells = panel.querySelectorAll(".line > span");
+  if (!cells.length) return false;
+  const line = Number.parseFloat(getComputedStyle(cells[0]).lineHeight);
+  return [...cells].some((cell) => cell.offsetHeight > 1.5 * line);
 }
 
 /** A panel whose lines do not all fit says so at its foot ("more below") until it is scrolled

@@ -303,6 +303,19 @@ export function createStepper(root, options = {}) {
     part("phase-forward")?.addEventListener("click", () => goTo(0));
     part("phase-backward")?.addEventListener("click", () => state.model && goTo(state.model.forwardSteps));
     wireGraph();
+    refitOnResize(part("explanation"));
+  }
+
+  /** The explanation's lines are fitted again when its width changes (a class's panel beside
+   * it, a window resized): its height is fixed, and the fitting changes only its type. */
+  function refitOnResize(panel) {
+    if (!panel) return;
+    let width = null;
+    new ResizeObserver(([entry]) => {
+      const now = Math.round(entry.contentRect.width);
+      if (width !== null && now !== width) fitLines(panel);
+      width = now;
+    }).observe(panel);
   }
 
   function wireGraph() {

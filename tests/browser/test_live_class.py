@@ -409,3 +409,28 @@ def test_an_opened_fold_and_another_iteration_reach_the_students(contexts) -> No
     scrubber.evaluate("(el) => { el.value = '0'; el.dispatchEvent(new Event('change')); }")
     wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.6000')")
     assert "0.9840" not in student.evaluate(STUDENT_DATA_JS)
+
+
+UNBROKEN_JS = """() => {
+  const panel = document.querySelector('#stage [data-part="explanation"]');
+  const cells = [...panel.querySelectorAll('.line > span')];
+  const line = parseFloat(getComputedStyle(cells[0]).lineHeight);
+  return { cells: cells.length, broken: cells.filter((c) => c.offsetHeight > 1.5 * line).map((c) => c.textContent),
+           hidden: panel.scrollHeight > panel.clientHeight + 1 };
+}"""
+
+
+def test_the_explanation_beside_the_classs_qr_code_breaks_no_formula(contexts) -> None:
+    """Projected at 720p with the class's QR code beside it, the step's explanation is narrow:
+    its lines are set smaller rather than broken mid-formula or cut off."""
+    from app.lecture import LECTURE_NEURON
+
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    teacher.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))  # at backward 6/6
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    teacher.click("#present")
+    teacher.click("#present-class")
+    wait_for(teacher, "() => document.body.classList.contains('class-qr-on')")
+    frames(teacher)
+    shown = wait_for(teacher, f"() => {{ const s = ({UNBROKEN_JS})(); return s.broken.length ? null : s; }}")
+    assert shown["cells"] == 8 and not shown["hidden"], shown  # two grads: a rule, its numbers
