@@ -415,8 +415,8 @@ UNBROKEN_JS = """() => {
   const panel = document.querySelector('#stage [data-part="explanation"]');
   const cells = [...panel.querySelectorAll('.line > span')];
   const line = parseFloat(getComputedStyle(cells[0]).lineHeight);
-  return { cells: cells.length, broken: cells.filter((c) => c.offsetHeight > 1.5 * line).map((c) => c.textContent),
-           hidden: panel.scrollHeight > panel.clientHeight + 1 };
+  const broken = cells.filter((c) => c.offsetHeight > 1.5 * line).map((c) => c.textContent);
+  return { cells: cells.length, broken, hidden: panel.scrollHeight > panel.clientHeight + 1 };
 }"""
 
 
@@ -432,5 +432,6 @@ def test_the_explanation_beside_the_classs_qr_code_breaks_no_formula(contexts) -
     teacher.click("#present-class")
     wait_for(teacher, "() => document.body.classList.contains('class-qr-on')")
     frames(teacher)
-    shown = wait_for(teacher, f"() => {{ const s = ({UNBROKEN_JS})(); return s.broken.length ? null : s; }}")
+    unbroken = f"() => {{ const s = ({UNBROKEN_JS})(); return s.broken.length ? null : s; }}"
+    shown = wait_for(teacher, unbroken)
     assert shown["cells"] == 8 and not shown["hidden"], shown  # two grads: a rule, its numbers
