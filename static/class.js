@@ -29,6 +29,7 @@ const s = {
   rounds: {}, // the revealed rounds of the question on screen: {round: histogram}
   closed: false,
   connected: false,
+  redraw: null, // the timer that asks again for a graph the server was too busy to draw
 };
 let stepper = null;
 
@@ -122,6 +123,7 @@ function renderResults() {
 
 let busy = false;
 let again = false;
+const REDRAW_S = 3; // a graph refused as busy without a Retry-After is asked for again after this
 
 /** Draw the class's program as the teacher's position has it, and (following) go to its step. */
 async function follow() {
@@ -155,6 +157,12 @@ async function draw(at) {
   const result = await fetchGraph({ source: program.source, values, fold, iteration: at.iteration, aspect: view.width / Math.max(view.height, 1) });
   if (!result.ok) {
     showError(`The class's graph could not be drawn: ${result.error.message}`);
+    // a server at capacity (past the page's own retries) or out of reach: asked again by
+    // itself, not only at the teacher's next step
+    if (["busy", "network"].includes(result.error.kind)) {
+      clearTimeout(s.redraw);
+      s.redraw = setTimeout(follow, (result.error.retryAfter ?? REDRAW_S) * 1000);
+    }
     return false;
   }
   $("class-error").hidden = true;

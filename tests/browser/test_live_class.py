@@ -435,3 +435,29 @@ def test_the_explanation_beside_the_classs_qr_code_breaks_no_formula(contexts) -
     unbroken = f"() => {{ const s = ({UNBROKEN_JS})(); return s.broken.length ? null : s; }}"
     shown = wait_for(teacher, unbroken)
     assert shown["cells"] == 8 and not shown["hidden"], shown  # two grads: a rule, its numbers
+
+
+def test_a_student_refused_as_busy_draws_the_graph_when_the_server_has_room(contexts) -> None:
+    """Past the page's own retries, a busy server's refusal is shown and the graph is asked for
+    again by itself: the student does not wait for the teacher's next step."""
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class(teacher)
+    student = contexts(viewport={"width": 390, "height": 844})
+    refused: list[int] = []
+
+    def busy_four_times(route) -> None:  # the first try and the page's 3 retries
+        if len(refused) < 4:
+            refused.append(1)
+            body = '{"error": {"message": "The server is busy.", "kind": "busy"}}'
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body=body,
+                          content_type="application/json")  # fmt: skip
+        else:
+            route.continue_()
+
+    student.route("**/api/graph", busy_four_times)
+    student.goto(f"/c/{code}")
+    wait_for(student, "() => !document.getElementById('class-error').hidden")
+    assert "busy" in text(student, "#class-error")
+    wait_for(student, "() => document.getElementById('student').dataset.state === 'ready'")
+    at_step(student, "forward 1/2")
+    assert student.is_hidden("#class-error") and len(refused) == 4
