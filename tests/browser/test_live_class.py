@@ -6,9 +6,6 @@ teacher's step; pause freezes a student's keys; the end reaches every student.""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +13,7 @@ from pathlib import Path
 import pytest
 import segno
 from browser_wait import frames, wait_for
+from qr_codes import decode_qr
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +54,17 @@ def start_class(teacher) -> str:
     assert code in text(teacher, "#class-code").replace(" ", "")
     wait_for(teacher, "() => document.getElementById('class-qr').naturalWidth > 0")
     return code
+
+
+def join_at_the_first_backward_step(teacher, student, code: str) -> None:
+    """The student joins on the class's first step; the clicker takes both to PRODUCT's first
+    backward step, which computes c.grad."""
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    teacher.focus("#graph-view")
+    for _ in range(2):
+        teacher.keyboard.press("PageDown")
+    at_step(student, "backward 1/3")
 
 
 @pytest.fixture
@@ -222,20 +231,6 @@ def test_the_teachers_link_resumes_the_class_as_teacher(contexts) -> None:
     at_step(student, "backward 1/3")
 
 
-def decode_qr(png: bytes) -> str:
-    """The text of the one QR code in a PNG, read by zbar (Debian's zbar-tools)."""
-    if shutil.which("zbarimg") is None:
-        pytest.skip("zbarimg was not found (Debian: apt-get install zbar-tools)")
-    with tempfile.NamedTemporaryFile(suffix=".png") as image:
-        image.write(png)
-        image.flush()
-        read = subprocess.run(
-            ["zbarimg", "--quiet", "--raw", image.name], capture_output=True, text=True
-        )
-    assert read.returncode == 0, read.stderr
-    return read.stdout.strip()
-
-
 SMALLEST_TEXT_JS = """(s) => Math.min(...[...document.querySelectorAll(s)]
   .filter((e) => e.getClientRects().length && e.textContent.trim())
   .map((e) => parseFloat(getComputedStyle(e).fontSize)))"""
@@ -263,12 +258,7 @@ def test_the_projected_code_and_histogram_read_from_the_back(contexts, base_url)
         assert decode_qr(qr.screenshot()) == link
 
     student = contexts(viewport={"width": 390, "height": 844})
-    student.goto(f"/c/{code}")
-    at_step(student, "forward 1/2")
-    teacher.focus("#graph-view")
-    for _ in range(2):
-        teacher.keyboard.press("PageDown")
-    at_step(student, "backward 1/3")
+    join_at_the_first_backward_step(teacher, student, code)
     teacher.keyboard.press("a")  # A asks: the step computes c.grad
     answer(student, "1")
     wait_text(teacher, "#class-asking-count", "1 answer")
@@ -302,12 +292,7 @@ def test_the_class_pages_have_no_serious_accessibility_violation(
     try:
         student = context.new_page()
         student.emulate_media(color_scheme=theme)
-        student.goto(f"/c/{code}")
-        at_step(student, "forward 1/2")
-        teacher.focus("#graph-view")
-        for _ in range(2):
-            teacher.keyboard.press("PageDown")
-        at_step(student, "backward 1/3")
+        join_at_the_first_backward_step(teacher, student, code)
         teacher.select_option("#class-kind", "sign")
         teacher.click("#class-ask")
         wait_for(student, "() => !document.getElementById('answer-sign').hidden")

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-import tempfile
 import urllib.parse
 
 import pytest
 import resvg_py
 import segno
 from browser_wait import wait_for
-from conftest import SCREENSHOTS, _unavailable
+from conftest import SCREENSHOTS
+from qr_codes import decode_qr
 
 from app.presets import MICROGRAD_README
 
@@ -26,20 +24,6 @@ VIEW = {"source": MICROGRAD_README, "phase": "backward", "step": "3", "theme": "
 DRAWN = "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0"
 SHORT = re.compile(r"http://127\.0\.0\.1:\d+/s/[a-z2-7]{8}")
 SCREENS = ((1280, 720), (1920, 1080))
-
-
-def decode_qr(png: bytes) -> str:
-    """The text of the one QR code in a PNG, read by zbar (Debian's zbar-tools)."""
-    if shutil.which("zbarimg") is None:
-        _unavailable("zbarimg was not found (Debian: apt-get install zbar-tools)")
-    with tempfile.NamedTemporaryFile(suffix=".png") as image:
-        image.write(png)
-        image.flush()
-        read = subprocess.run(
-            ["zbarimg", "--quiet", "--raw", image.name], capture_output=True, text=True
-        )
-    assert read.returncode == 0, read.stderr
-    return read.stdout.strip()
 
 
 def open_view(page, view: dict[str, str] = VIEW) -> None:
