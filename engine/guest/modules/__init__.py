@@ -1,0 +1,1 @@
+"""Stand-ins for the third-party modules learners import, run inside the sandbox."""
