@@ -21,7 +21,6 @@ from typing import TypeVar
 
 from app.bounded import BoundedCache
 from engine.errors import GradstepError
-from engine.language import OutOfTime
 
 T = TypeVar("T")
 
@@ -238,8 +237,6 @@ class Answers:
     def _compute(self, key: str, compute: Callable[[], bytes], gzipped: bool) -> bytes:
         try:
             answer = gzip.compress(compute(), GZIP_LEVEL) if gzipped else compute()
-        except OutOfTime:  # depends on the load as much as on the program: not kept
-            raise
         except GradstepError as error:
             # kept as a bare copy: the error raised holds its traceback, and the traceback's
             # frames the whole program, its outline and its structure

@@ -29,6 +29,7 @@ from app.serving import mount_static
 from app.settings import Settings
 from app.training.jobs import TrainingJobs
 from app.training.shutdown import stop_multiprocessing_helpers, stop_training_on_exit
+from engine import runner
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -49,6 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
         STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")
         pipeline.RUNS = Gate.for_runs(settings.run_slots, settings.run_queue)
+        runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
+        runner.sandbox().load()  # built and compiled once (a minute), then loaded in ms
         app.state.training = jobs = TrainingJobs()
         # live classes: in memory, or shared through the broker (connected when first used)
         app.state.classes = class_store = open_store(settings.broker_url)

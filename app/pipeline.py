@@ -30,11 +30,9 @@ from app.draw.layout import LaidOut, Layout
 from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
-from engine import tracing
-from engine.language import Engine, OwnProgram, engines, time_limit
+from engine.runner import Engine
 from engine.steps import Phase, position, state_at
-from engine.trace import Built, Numbers, Structure, Trace
-from engine.tracing import Drawable, build, key, numbers
+from engine.trace import Built, Drawable, Numbers, Structure, Trace, build, key, numbers
 
 _STRUCTURE = TypeAdapter(Structure)
 _NUMBERS = TypeAdapter(Numbers)
@@ -96,6 +94,7 @@ class Drawn:
     engines: tuple[str, ...] = ("gradstep",)  # which engines can build its graph
     losses: tuple[float, ...] = ()  # a training loop's output at each iteration
     iteration: int | None = None  # the iteration drawn (None: no training loop)
+    plots: tuple[dict[str, object], ...] = ()  # what the program plotted (engine.guest's record)
 
     @property
     def structure(self) -> Structure:
@@ -135,13 +134,13 @@ def draw(
     request = parse_fold(folding)
     start = time.perf_counter()
     given = dict(values) if values is not None else {}
-    # the program's run (an own engine's runs too): a bounded number at once, each within
-    # MAX_RUN_S; the rest of the work is bounded by the graph's size, and waits for a layout
+    # the program's run (an own engine's runs too): a bounded number at once, each within its
+    # fuel; the rest of the work is bounded by the graph's size, and waits for a layout
     # without holding a run's slot
-    with RUNS.slot(), time_limit():
-        program = engine.parse(source, given, engine=engine_choice, iteration=iteration)
+    with RUNS.slot():
+        program = engine.run(source, given, engine=engine_choice, iteration=iteration)
         parsed = time.perf_counter()
-        outline = tracing.outline(program)
+        outline = engine.outline(program)
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)
     new = kept is None
@@ -169,11 +168,14 @@ def draw(
         raise
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
-    ran = engines(source, isinstance(program, OwnProgram))
-    if isinstance(program, OwnProgram):
-        return replace(drawn, console=program.console, engines=ran)
-    return replace(drawn, console=program.console, engines=ran, losses=program.losses,
-                   iteration=program.iteration)  # fmt: skip
+    return replace(
+        drawn,
+        console=program.console,
+        engines=program.engines,
+        losses=program.losses,
+        iteration=program.iteration,
+        plots=program.plots,
+    )
 
 
 def draw_trace(
@@ -262,6 +264,7 @@ def graph_json(
             "training": {"losses": drawn.losses, "iteration": drawn.iteration}
             if drawn.losses
             else None,
+            "plots": drawn.plots,
         },
         allow_nan=False,
     )

@@ -23,8 +23,8 @@ from app.draw.dot import Direction
 from app.draw.svg import Theme
 from app.presets import preset_of, preset_source
 from engine.errors import GradstepError
-from engine.language import Engine
-from engine.limits import MAX_LOOP_ITERATIONS, MAX_SOURCE_CHARS
+from engine.limits import MAX_ITERATIONS, MAX_SOURCE_CHARS
+from engine.runner import Engine
 from engine.steps import Phase, check_step
 from engine.trace import Structure
 
@@ -147,7 +147,7 @@ def graph_query(
     ] = "auto",
     iteration: Annotated[
         int | None,
-        Query(ge=0, le=MAX_LOOP_ITERATIONS, description="a training loop's; omit: the last"),
+        Query(ge=0, le=MAX_ITERATIONS, description="a training loop's; omit: the last"),
     ] = None,
 ) -> GraphQuery:
     source = preset_source(source, preset)

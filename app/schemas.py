@@ -8,7 +8,7 @@ from them, so no copy drifts.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
@@ -16,7 +16,7 @@ from app.draw.dot import Direction, Rankdir
 from app.numbers import MAX_DECIMALS
 from app.query import MAX_VALUES_CHARS
 from engine.lab.config import DATASETS, LOSSES, SCHEDULES
-from engine.limits import MAX_LOOP_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
+from engine.limits import MAX_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
 from engine.nn import ACTIVATIONS
 from engine.steps import Phase
 from engine.trace import Numbers, Structure
@@ -68,7 +68,7 @@ class GraphRequest(Strict):
     iteration: int | None = Field(
         None,
         ge=0,
-        le=MAX_LOOP_ITERATIONS,
+        le=MAX_ITERATIONS,
         description="which iteration of a training loop to draw, 0-based (omit: the last)",
     )
 
@@ -118,6 +118,20 @@ class GraphResponse(Strict):
         description="a training loop's iterations (a loop that calls backward() on a new graph "
         "each time); null for a program without one"
     )
+    plots: list[dict[str, Any]] = Field(
+        description="the figures the program plotted with matplotlib.pyplot, as recorded in the "
+        "sandbox (docs/api.md, Plots)"
+    )
+
+
+class NotebookRequest(Strict):
+    notebook: dict[str, Any] = Field(
+        description="the .ipynb file's JSON (its outputs may be left out: only code cells count)"
+    )
+
+
+class NotebookResponse(Strict):
+    source: str = Field(description="the program: the code cells in order, each begun by # %%")
 
 
 class ErrorOut(Strict):
@@ -313,7 +327,7 @@ class LinkRequest(Strict):
         "auto", description="gradstep: gradstep's Value in place of the program's own class Value"
     )
     iteration: int | None = Field(
-        None, ge=0, le=MAX_LOOP_ITERATIONS, description="a training loop's (omit: the last)"
+        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the last)"
     )
 
 

@@ -28,6 +28,8 @@ from app.draw.layout.limits import (
 from app.links.ratelimit import DEFAULT_MISSES_PER_MINUTE, DEFAULT_PER_MINUTE
 from app.links.store import DEFAULT_STORE_MB
 from app.numbers import ascii_digits
+from engine.limits import RUN_FUEL, RUN_MEMORY_MB
+from engine.runner.build import default_cache
 
 ENV_PREFIX = "GRADSTEP_"
 DEFAULT_CONCURRENCY = 512  # per worker: a lecture hall's tabs, with room; beyond, 503 at once
@@ -229,6 +231,23 @@ class Settings(BaseSettings):
         default=None,
         description=f"programs that wait for a slot, each for {RUN_WAIT_S:g} s at most, beyond "
         f"which a new one is a 503 (unset: {RUN_QUEUE_PER_SLOT} for each slot)",
+    )
+    run_fuel: AtLeastOne = Field(
+        default=RUN_FUEL,
+        description="units of work (WebAssembly fuel) one run of a program may do: the same "
+        "program always uses the same; the default is about 10 s of a training loop on a "
+        "2-core machine",
+    )
+    run_memory_mb: AtLeastOne = Field(
+        default=RUN_MEMORY_MB,
+        description="megabytes of memory one run of a program may use (past it, a MemoryError "
+        "in the program)",
+    )
+    sandbox: Directory = Field(
+        default_factory=default_cache,
+        description="the directory the sandbox (CPython compiled to WebAssembly, with gradstep's "
+        "harness) is built and compiled into, once (unset: $XDG_CACHE_HOME/gradstep, else "
+        "~/.cache/gradstep)",
     )
     links_per_minute: AtLeastOne = Field(
         default=DEFAULT_PER_MINUTE,

@@ -29,35 +29,41 @@ class Nudges:
     the same operations in the same order as re-evaluating the values, but only for the ops
     that depend on that leaf, and without making a Value for each."""
 
-    def __init__(self, root: Value, order: list[Value]) -> None:
-        self.slot = {v: i for i, v in enumerate(order)}
-        self.root = self.slot[root]
-        # (result slot, op, operand slots): an op's arity picks its call, with no list per call
-        self.steps: list[_Step] = []
-        for i, v in enumerate(order):
-            if v.op is not None and v.a is not None:
-                b = -1 if v.b is None else self.slot[v.b]
-                self.steps.append((i, v.op.eval, self.slot[v.a], b))
-        self.users: list[list[int]] = [[] for _ in order]  # the steps that read each value
+    def __init__(self, root: int, values: list[float], steps: list[_Step]) -> None:
+        """``values`` in a topological order, ``root`` the output's slot, ``steps`` (result
+        slot, op, operand slots; -1: none) in that order."""
+        self.root = root
+        self.steps = steps
+        self.users: list[list[int]] = [[] for _ in values]  # the steps that read each value
         for k, (_, _, a, b) in enumerate(self.steps):
             self.users[a].append(k)
             if b >= 0 and b != a:
                 self.users[b].append(k)
-        self.values = [v.data for v in order]
-        self.values = self._replay(self.values, self.steps)  # from the leaves as they are now
+        self.values = self._replay(list(values), self.steps)  # from the leaves as they are now
 
-    def derivative(self, leaf: Value, eps: float = 1e-6) -> float:
-        """(f(x + h) − f(x − h)) / 2h; GradstepError if an op leaves its domain or overflows,
-        as re-evaluating the Values would."""
-        x = leaf.data
+    @classmethod
+    def of(cls, root: Value, order: list[Value]) -> Nudges:
+        slot = {v: i for i, v in enumerate(order)}
+        # (result slot, op, operand slots): an op's arity picks its call, with no list per call
+        steps: list[_Step] = []
+        for i, v in enumerate(order):
+            if v.op is not None and v.a is not None:
+                b = -1 if v.b is None else slot[v.b]
+                steps.append((i, v.op.eval, slot[v.a], b))
+        return cls(slot[root], [v.data for v in order], steps)
+
+    def derivative(self, leaf: int, eps: float = 1e-6) -> float:
+        """(f(x + h) − f(x − h)) / 2h for the value in slot ``leaf``; GradstepError if an op
+        leaves its domain or overflows, as re-evaluating the Values would."""
+        x = self.values[leaf]
         h = eps * max(1.0, abs(x))
-        after = self._after(self.slot[leaf])
+        after = self._after(leaf)
         return (self._output(leaf, x + h, after) - self._output(leaf, x - h, after)) / (2.0 * h)
 
-    def _output(self, leaf: Value, x: float, after: list[_Step]) -> float:
+    def _output(self, leaf: int, x: float, after: list[_Step]) -> float:
         """The root's value with ``leaf`` at ``x``, recomputing the steps ``after`` it."""
         values = self.values.copy()
-        values[self.slot[leaf]] = x
+        values[leaf] = x
         return self._replay(values, after)[self.root]
 
     @staticmethod
@@ -85,12 +91,13 @@ class Nudges:
 def numerical_gradient(root: Value, leaf: Value, eps: float = 1e-6) -> float:
     """(f(x + h) − f(x − h)) / 2h, re-evaluating the built graph on floats; leaves it as it
     was."""
-    return _nudges(root, topological_order(root)).derivative(leaf, eps)
+    order = topological_order(root)
+    return _nudges(root, order).derivative(order.index(leaf), eps)
 
 
 def _nudges(root: Value, order: list[Value]) -> Nudges:
     try:
-        return Nudges(root, order)
+        return Nudges.of(root, order)
     except OverflowError:
         raise GradstepError("the result is too large for a float", kind="overflow") from None
 
@@ -109,11 +116,12 @@ def check_graph(
     root.zero_grad()
     root.backward()
     nudges = _nudges(root, order)
+    slot = {v: i for i, v in enumerate(order)}
     rows = []
     for i, leaf in enumerate(inputs):
         label = leaf.label or f"input {i}"
         try:
-            numeric = nudges.derivative(leaf, eps)
+            numeric = nudges.derivative(slot[leaf], eps)
         except (GradstepError, OverflowError):
             rows.append(GradCheck(label, leaf.grad, None, None, None, False))
             continue

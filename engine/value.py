@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any, Protocol
 
 from engine import graph
 from engine.errors import GradstepError
 from engine.ops import OPS, Locals, Op
 
 _serials = itertools.count()  # creation order: stable node ids and stable layouts
+# Told of every value made and every backward() run, when set: the sandbox's recorder
+# (engine/guest) notes where the program made each value. None everywhere else. ``made`` is
+# told how many frames up the code that asked for the value runs (``sys._getframe(depth)``
+# from ``made``), so that the frames between are never looked at.
+observer: Observer | None = None
 _isfinite = math.isfinite
 _new = object.__new__
 _ADD, _SUB, _MUL, _DIV, _POW, _NEG = (OPS[n] for n in ("add", "sub", "mul", "div", "pow", "neg"))
+_MICROGRAD_OPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**", "neg": "-",
+                  "relu": "ReLU"}  # fmt: skip
 
 
 def _as_float(x: object) -> float:
@@ -33,7 +41,10 @@ class Value:
     # The operands a, b and the local derivatives da = ∂self/∂a, db = ∂self/∂b (from the op
     # table) are slots, not tuples: a tuple is one more object for the cyclic garbage collector
     # to track, per value, and tracking them was half of a training epoch's time.
-    __slots__ = ("a", "b", "constant", "da", "data", "db", "grad", "label", "op", "serial")
+    __slots__ = (
+        "a", "b", "call", "constant", "da", "data", "db", "grad", "label", "name", "op", "serial",
+        "site",
+    )  # fmt: skip
 
     def __init__(self, data: float, label: str | None = None) -> None:
         self.data = _as_float(data)
@@ -45,6 +56,13 @@ class Value:
         self.da = self.db = 0.0
         self.constant = False  # a plain number written into an expression: it gets no gradient
         self.serial = next(_serials)
+        # what the sandbox's recorder notes: the place that made it, the call it was made in,
+        # the name the program gave it (None outside the sandbox)
+        self.site: int | None = None
+        self.call: object = None
+        self.name: str | None = None
+        if observer is not None:
+            observer.made(self, 2)  # made <- __init__ <- the caller
 
     @property
     def parents(self) -> tuple[Value, ...]:
@@ -60,9 +78,22 @@ class Value:
             return ()
         return (self.da,) if self.b is None else (self.da, self.db)
 
-    def __repr__(self) -> str:
-        label = f", label={self.label!r}" if self.label else ""
-        return f"Value(data={self.data}, grad={self.grad}{label})"
+    def __repr__(self) -> str:  # micrograd's
+        return f"Value(data={self.data}, grad={self.grad})"
+
+    @property
+    def _prev(self) -> set[Value]:
+        """micrograd's: the operands, as a set (a program's own draw_dot walks them)."""
+        return set(self.parents)
+
+    @property
+    def _op(self) -> str:
+        """micrograd's: the op, as its own code writes it ("+", "*", "**2", "ReLU")."""
+        if self.op is None:
+            return ""
+        if self.op.name == "pow" and self.b is not None and self.b.constant:
+            return f"**{self.b.data:g}"
+        return _MICROGRAD_OPS.get(self.op.name, self.op.name)
 
     def __add__(self, other: Value | float) -> Value:
         return _binary(_ADD, self, other)
@@ -103,11 +134,18 @@ class Value:
     def backward(self) -> None:
         """Seed this value's grad with 1 and accumulate d(self)/d(node) into every node."""
         graph.backward(self)
+        if observer is not None:
+            observer.backward(self)
 
     def zero_grad(self) -> None:
         """Reset the grad of every value this one was computed from, itself included."""
         for node in graph.topological_order(self):
             node.grad = 0.0
+
+
+class Observer(Protocol):
+    def made(self, v: Value, depth: int, operand: int = -1) -> None: ...
+    def backward(self, v: Value) -> None: ...
 
 
 def exp(x: Value | float) -> Value:
@@ -155,6 +193,13 @@ Value.sqrt = sqrt  # type: ignore[attr-defined]
 
 def constant(x: float) -> Value:
     """A plain number used in an expression: a leaf that receives no gradient."""
+    v = _constant(x)
+    if observer is not None:
+        observer.made(v, 2)  # made <- constant <- the caller
+    return v
+
+
+def _constant(x: float) -> Value:
     v = _result(None, None, None, _as_float(x), 0.0, 0.0)
     v.constant = True
     return v
@@ -175,14 +220,19 @@ def _result(
     v.db = db
     v.constant = False
     v.serial = next(_serials)
+    v.site = v.call = v.name = None
     return v
 
 
 def _binary(op: Op, a: Value | float, b: Value | float) -> Value:
     if not isinstance(a, Value):
-        a = constant(a)
+        a = _constant(a)
+        if observer is not None:
+            observer.made(a, 3, 0)  # made <- _binary <- __add__ <- the caller; operand 0
     if not isinstance(b, Value):
-        b = constant(b)
+        b = _constant(b)
+        if observer is not None:
+            observer.made(b, 3, 1)
     try:
         out, (da, db) = op.eval(a.data, b.data)
     except OverflowError:
@@ -193,12 +243,17 @@ def _binary(op: Op, a: Value | float, b: Value | float) -> Value:
         da = 0.0
     if b.constant:
         db = 0.0
-    return _result(op, a, b, out, da, db)
+    v = _result(op, a, b, out, da, db)
+    if observer is not None:
+        observer.made(v, 3)
+    return v
 
 
 def _unary(op: Op, a: Value | float) -> Value:
     if not isinstance(a, Value):
-        a = constant(a)
+        a = _constant(a)
+        if observer is not None:
+            observer.made(a, 3, 0)  # made <- _unary <- tanh <- the caller
     try:
         out, (da,) = op.eval(a.data)
     except OverflowError:
@@ -207,7 +262,10 @@ def _unary(op: Op, a: Value | float) -> Value:
         raise overflow(op, (a.data,))
     if a.constant:  # as in _binary: sqrt(0) of a plain 0 must not fail at backward
         da = 0.0
-    return _result(op, a, None, out, da, 0.0)
+    v = _result(op, a, None, out, da, 0.0)
+    if observer is not None:
+        observer.made(v, 3)
+    return v
 
 
 def apply(op: Op, operands: tuple[Value | float, ...]) -> Value:
@@ -218,6 +276,40 @@ def apply(op: Op, operands: tuple[Value | float, ...]) -> Value:
             kind="arity",
         )
     return _unary(op, operands[0]) if op.arity == 1 else _binary(op, operands[0], operands[1])
+
+
+def arrays(order: list[Value]) -> dict[str, list[Any]]:
+    """The values of ``order`` (a topological order) as plain lists, a node each: what a graph's
+    record holds of gradstep's values (engine.program.Graph)."""
+    ids = {id(v): i for i, v in enumerate(order)}
+    parents: list[list[int]] = []
+    ops: list[str | None] = []
+    data: list[float] = []
+    grad: list[float] = []
+    local: list[list[float]] = []
+    constant: list[int] = []
+    names: list[str | None] = []
+    labels: list[str | None] = []
+    for i, v in enumerate(order):
+        a, b, op = v.a, v.b, v.op
+        if a is None:
+            parents.append([])
+            local.append([])
+        elif b is None:
+            parents.append([ids[id(a)]])
+            local.append([v.da])
+        else:
+            parents.append([ids[id(a)], ids[id(b)]])
+            local.append([v.da, v.db])
+        ops.append(op.name if op is not None else None)
+        data.append(v.data)
+        grad.append(v.grad)
+        if v.constant:
+            constant.append(i)
+        names.append(None if v.name is None else str(v.name))
+        labels.append(v.label if isinstance(v.label, str) else None)
+    return {"parents": parents, "ops": ops, "data": data, "grad": grad, "locals": local,
+            "constant": constant, "names": names, "labels": labels}  # fmt: skip
 
 
 def reevaluate(order: list[Value]) -> None:

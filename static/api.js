@@ -66,6 +66,13 @@ export function fetchGraph({ source, preset = null, values = null, rankdir = "au
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */
+/** POST /api/notebook: a Jupyter notebook as one program (its code cells, each begun by
+ * "# %%"). Only its cells' types and sources are sent: outputs can be megabytes of images. */
+export function fetchNotebookProgram(notebook) {
+  const cells = Array.isArray(notebook?.cells) ? notebook.cells.map((c) => ({ cell_type: c?.cell_type, source: c?.source })) : notebook?.cells;
+  return post("/api/notebook", { notebook: { cells, metadata: { language_info: notebook?.metadata?.language_info ?? null, kernelspec: notebook?.metadata?.kernelspec ?? null } } });
+}
+
 export async function fetchPresets() {
   const result = await request("/api/presets");
   return result.ok && Array.isArray(result.body) ? result.body : [];

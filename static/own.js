@@ -1,11 +1,13 @@
-// The page's panels about the program's own run: what it printed (the answer's console), which
-// engine built its graph (the engine switch when both can), and where a learner's own engine
-// left gradients that differ from the true ones (numbers.findings). DOM by textContent only;
-// every name, number and sentence is the engine's, written by parts.js.
+// The page's panels about the program's own run: what it printed (the answer's console) and
+// plotted (its figures, drawn by plots.js), which engine built its graph (the engine switch
+// when both can), and where a learner's own engine left gradients that differ from the true
+// ones (numbers.findings). DOM by textContent only; every name, number and sentence is the
+// engine's, written by parts.js.
 
 import { el } from "./explain.js";
 import { findingPosition } from "./model.js";
 import { findingText, partsText } from "./parts.js";
+import { figuresContent } from "./plots.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +42,8 @@ export function renderOwn(state, pointed, paintOnce, revealed) {
   const { model } = state;
   paintOnce("console", [state.console], () => consoleRows(state.console));
   $("console-panel").hidden = !state.console.length;
+  paintOnce("plots", [state.plots], () => figuresContent(state.plots));
+  $("plots-panel").hidden = !state.plots.length;
   paintEngine(state.engines, model.structure, state.engine);
   const stage = $("stage"); // whose engine built the graph on show (CSS and tests read it)
   if (stage.dataset.engine !== model.structure.engine) stage.dataset.engine = model.structure.engine;

@@ -2,7 +2,7 @@
 // inspector, predict mode, Share and Present around it. One state object (the stepper's, with
 // the page's fields added) and one render (the stepper's, which calls renderPage).
 
-import { fetchClass, fetchGraph, fetchPresets } from "./api.js";
+import { fetchClass, fetchGraph, fetchNotebookProgram, fetchPresets } from "./api.js";
 import { heldClass, wireClassroom } from "./class-teacher.js";
 import { createEditor } from "./editor.js";
 import { el, inspectorContent } from "./explain.js";
@@ -45,6 +45,7 @@ const stepper = createStepper($("stage"), {
     training: null, // the answer's: {losses, iteration} of a training loop
     engines: [], // which engines can build the program's graph (the answer's)
     console: [], // what the program printed: [line, text] pairs
+    plots: [], // what it plotted: the figures the sandbox recorded (plots.js)
     error: null,
     presets: [],
     status: "",
@@ -212,7 +213,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   const training = result.body.training;
   const iteration = training ? training.iteration : null;
   const otherIteration = iteration !== (state.training?.iteration ?? null); // predict mode's answers were another's
-  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, engines: result.body.engines, training, iteration: state.iteration === null ? null : iteration });
+  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, plots: result.body.plots, engines: result.body.engines, training, iteration: state.iteration === null ? null : iteration });
   stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   if (otherIteration && state.predict && state.frontier >= 0) { // predict mode asks this iteration's grads afresh
     setState({ frontier: -1 });
@@ -251,6 +252,34 @@ function runSource() {
   run({ values: null, focusGraph: true });
 }
 
+/** A file opened from the disk: a notebook's code cells (the server reads the notebook), or a
+ * Python file's text, put in the editor and run. */
+async function openFile(file) {
+  let source;
+  try {
+    source = await file.text();
+  } catch {
+    setState({ error: { message: `${file.name} could not be read.`, kind: "file", source: ui.editor.value } });
+    return;
+  }
+  if (/\.ipynb$/i.test(file.name)) {
+    let notebook = null;
+    try {
+      notebook = JSON.parse(source);
+    } catch {
+      notebook = null;
+    }
+    const got = await fetchNotebookProgram(notebook);
+    if (!got.ok) {
+      setState({ error: { ...got.error, source: ui.editor.value } });
+      return;
+    }
+    source = got.body.source;
+  }
+  ui.editor.setValue(source);
+  runSource();
+}
+
 function setInputValue(name, value) {
   if (!Number.isFinite(value)) return;
   setState({ values: { ...(state.values ?? {}), [name]: value } });
@@ -271,6 +300,12 @@ function wire() {
   ui.predict = createPredict(stepper);
   ui.iterations = wireIterations($("iterations"), (k) => goIteration(k, "same"));
   $("run").addEventListener("click", runSource);
+  $("open").addEventListener("click", () => $("open-file").click());
+  $("open-file").addEventListener("change", (e) => {
+    const [file] = e.target.files;
+    e.target.value = ""; // the same file opened again is a change too
+    if (file) openFile(file);
+  });
   $("speed").addEventListener("change", (e) => stepper.setSpeed(Number(e.target.value)));
   $("decimals").addEventListener("change", (e) => setState({ decimals: Number(e.target.value) }));
   $("theme").addEventListener("change", (e) => setState({ theme: e.target.value }));

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, FiniteFloat, field_validator
 
 from app.schemas import Strict, Values
-from engine.limits import MAX_LOOP_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
+from engine.limits import MAX_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
 from engine.steps import Phase
 
 MAX_NICKNAME = 24
@@ -59,7 +59,7 @@ class PositionRequest(Strict):
         default_factory=dict, description="input values moved on the teacher's sliders"
     )
     iteration: int | None = Field(
-        None, ge=0, le=MAX_LOOP_ITERATIONS, description="a training loop's (omit: the last)"
+        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the last)"
     )
 
 

@@ -15,9 +15,8 @@ from typing import Literal
 from app.draw.fold import Fold, fold_view
 from app.numbers import BOX_CHARS
 from engine.errors import GradstepError
-from engine.trace import CallInfo, Node
+from engine.trace import CallInfo, Drawable, Node
 from engine.trace.data import CallOutline, NodeOutline
-from engine.tracing import Drawable
 
 Rankdir = Literal["LR", "TB"]
 Direction = Literal["LR", "TB", "auto"]  # auto: the one that shows the graph largest

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from app.numbers import ascii_digits
 from engine.errors import GradstepError
-from engine.tracing import Drawable
+from engine.trace import Drawable
 
 MAX_AUTO_UNITS = 40  # auto folding: the most boxes and values one screen shows readably
 MAX_LISTED = 4  # a box lists the values it hands back, up to this many; more are counted

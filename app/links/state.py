@@ -29,7 +29,7 @@ from app.numbers import DEFAULT_DECIMALS
 from app.presets import preset_source
 from app.query import parse_values
 from app.schemas import LinkRequest
-from engine import parse
+from engine import run
 
 State = dict[str, str]
 
@@ -62,7 +62,7 @@ def link_state(body: LinkRequest) -> State:
     source = preset_source(body.source, body.preset)
     raw = body.values
     values = parse_values(raw if raw is None or isinstance(raw, str) else json.dumps(raw))
-    parse(source, values, engine=body.engine, iteration=body.iteration)
+    run(source, values, engine=body.engine, iteration=body.iteration)
     phase = body.phase or ("backward" if body.step is not None else None)
     fields: dict[str, object] = {
         "source": source,

@@ -4,6 +4,7 @@ its threadpool, so a slow layout never blocks the event loop."""
 from __future__ import annotations
 
 import gzip
+import json
 from collections.abc import Callable
 
 from fastapi import APIRouter, Request, Response
@@ -14,7 +15,15 @@ from app.draw.svg import standalone_svg
 from app.pipeline import draw, graph_json
 from app.presets import PRESETS, Preset, preset_source
 from app.query import Graph, StepAt, download_name, parse_values
-from app.schemas import ErrorResponse, GraphRequest, GraphResponse, Health
+from app.schemas import (
+    ErrorResponse,
+    GraphRequest,
+    GraphResponse,
+    Health,
+    NotebookRequest,
+    NotebookResponse,
+)
+from engine.ipynb import program_of
 
 router = APIRouter(
     tags=["graph"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
@@ -63,6 +72,13 @@ def post_graph(body: GraphRequest, request: Request) -> Response:
 
     key = Answers.key("graph", body.model_dump_json())  # the same request: the same answer
     return answered(request, key, answer, "application/json")
+
+
+@router.post("/api/notebook", response_model=NotebookResponse)
+def post_notebook(body: NotebookRequest) -> NotebookResponse:
+    """A Jupyter notebook as one program: its code cells in order, each begun by ``# %%``
+    (engine/ipynb.py). The page sends the notebook without its outputs."""
+    return NotebookResponse(source=program_of(json.dumps(body.notebook)))
 
 
 @router.get(

@@ -35,7 +35,7 @@ from app.routes.exports import get_graph_png
 from app.routes.graph import get_graph_svg
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.serving import public_base, templates
-from engine.language import Engine
+from engine.runner import Engine
 from engine.steps import Phase
 
 router = APIRouter(tags=["links"])

@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import GradstepError
-from engine.graph import topological_order
 from engine.lab.train import Setup, data_loss
-from engine.language import graph_program, parse
 from engine.limits import MAX_NODES, MAX_SOURCE_CHARS
+from engine.runner import run
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +103,7 @@ def point_program(setup: Setup, index: int) -> PointProgram:
     if len(source) > MAX_SOURCE_CHARS:
         raise too_big
     try:
-        values = len(topological_order(graph_program(parse(source)).output))
+        values = len(run(source).graph.parents)
     except GradstepError as e:
         raise too_big if e.kind == "limit" else e from None
     return PointProgram(source, _point_loss(setup, index), values)

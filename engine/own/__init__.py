@@ -1,51 +1,42 @@
 """A learner's own autograd engine, as their code ran it (docs/design.md, "The learner's own
-engine"): the graph their objects form (``graph``), their backward pass as steps (``backward``),
-the true gradient found without their backward (``truth``), where their gradients go wrong
-(``findings``), and the trace of it all (``trace``): the same structure and numbers as
-gradstep's own engine gives, with the truth and the findings beside their numbers.
+engine"): their backward pass as steps (``backward``), the true gradient found without their
+backward (``truth``), and where their gradients go wrong (``findings``). The trace
+(engine.trace) draws their graph as it draws gradstep's and writes their pass beside the truth.
 
-``study`` gathers what one run of the program shows; the app keeps structures by ``key``."""
+``study`` gathers what one run of the program shows."""
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, replace
 
-from engine.errors import Span
-from engine.language import parse
-from engine.language.objects.kinds import Function
-from engine.language.record.learner import OwnProgram
-from engine.language.source import LINE_BREAK, read_program, spanner
+from engine.limits import RUN_FUEL
 from engine.own.backward import Pass, last_pass
 from engine.own.findings import Finding, find
-from engine.own.graph import OwnGraph, build_graph, number
-from engine.own.truth import Truth, truth
+from engine.own.truth import Rerun, Truth, truth
+from engine.program import Graph, Program
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Study:
-    program: OwnProgram
-    graph: OwnGraph
     walk: Pass
     truth: Truth
     findings: tuple[Finding, ...]
     expected: tuple[float | None, ...]  # per write of their pass: what a correct one leaves
 
 
-def study(program: OwnProgram) -> Study:
+def study(program: Program) -> Study:
     """Everything one run of ``program`` shows about the learner's engine."""
-    graph = build_graph(program)
-    walk = last_pass(program, graph, _span_of)
-    found = truth(graph, _rerun(program, graph))
-    root = len(graph.order) - 1
-    replay = find(walk, graph.grad, found, root, _backward_def(program))
-    return Study(program, graph, walk, found, _kept(replay.findings, graph), replay.expected)
+    g = program.graph
+    walk = last_pass(g)
+    found = truth(g, _rerun(program))
+    replay = find(walk, g.grad, found, g.output, g.backward_def)
+    return Study(walk, found, _kept(replay.findings, g), replay.expected)
 
 
-def _kept(findings: tuple[Finding, ...], graph: OwnGraph) -> tuple[Finding, ...]:
-    """The findings about the program's own nodes (not the constants gradstep lifted into the
-    graph), their causes renumbered; a cause left out leaves its consequences standing alone."""
-    kept = [i for i, f in enumerate(findings) if not graph.lifted[f.node]]
+def _kept(findings: tuple[Finding, ...], graph: Graph) -> tuple[Finding, ...]:
+    """The findings about the program's own nodes (not the constants their methods lifted into
+    the graph), their causes renumbered; a cause left out leaves its consequences alone."""
+    kept = [i for i, f in enumerate(findings) if not graph.constant[f.node]]
     at = {i: k for k, i in enumerate(kept)}
     causes = [findings[i].cause for i in kept]
     return tuple(
@@ -54,38 +45,28 @@ def _kept(findings: tuple[Finding, ...], graph: OwnGraph) -> tuple[Finding, ...]
     )
 
 
-def _span_of(function: Function) -> Span:
-    return function.unit.span(function.node)
+def _rerun(program: Program) -> Rerun:
+    """The number of every node of the graph when the program runs again with node ``p``'s
+    number moved by ``h`` just after it is made (the same program makes the same objects in the
+    same order, seeds included), in the same iteration. The runs share one budget of work."""
+    from engine import runner
 
-
-def _rerun(program: OwnProgram, graph: OwnGraph):  # type: ignore[no-untyped-def]
-    """The data of every node of ``graph`` when the program runs with node ``p``'s number moved
-    by ``h`` just after it is made (the same program makes the same objects in the same order)."""
-    serial = {m.instance: k for k, m in enumerate(program.watch.made)}
-    serials = [serial[v] for v in graph.order]
-    data = graph.fields.data
+    g = program.graph
+    left = [max(RUN_FUEL // 4, runner.LIMITS.fuel - program.fuel)]
+    watch = program.watched
 
     def rerun(p: int, h: float) -> tuple[float, ...]:
-        again = parse(program.source, program.given, nudge=(serials[p], h))
-        made = again.watch.made if isinstance(again, OwnProgram) else []
-        values = []
-        for k in serials:
-            x = made[k].instance.attrs.get(data) if k < len(made) else None
-            values.append(float(x) if number(x) else float("nan"))  # type: ignore[arg-type]
-        return tuple(values)
+        record = runner.rerun(program.source, program.given, program.engine_choice,
+                              (g.made[p], h), left[0], watch)  # fmt: skip
+        left[0] -= record.fuel
+        if record.error is not None:
+            raise record.error
+        again = runner.pick(program.source, program.given, program.engine_choice, record,
+                            program.iteration).graph  # fmt: skip
+        data = dict(zip(again.made, again.data, strict=True))
+        return tuple(data.get(k, float("nan")) for k in g.made)
 
     return rerun
-
-
-def _backward_def(program: OwnProgram) -> Span | None:
-    """Where the program's backward is written (a method or a function named backward): the
-    place a missing seed belongs."""
-    tree, _ = read_program(program.source)  # it ran: its text is read again without error
-    span = spanner(LINE_BREAK.split(program.source))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "backward":
-            return span(node)
-    return None
 
 
 __all__ = ["Study", "study"]

@@ -6,14 +6,11 @@ call, a step per statement."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.errors import Span
-from engine.language.objects.kinds import Function
-from engine.language.record.learner import OwnProgram
-from engine.language.record.watch import Write
-from engine.own.graph import OwnGraph, number
+from engine.program import Graph, Write
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,25 +40,25 @@ class Pass:
     began: Span | None  # the program's statement that began it (its top-level backward() call)
 
 
-def last_pass(program: OwnProgram, graph: OwnGraph, span_of: Callable[[Function], Span]) -> Pass:
-    """The last pass, as steps; ``span_of``: where a kept function is written."""
-    writes, calls = program.watch.writes, program.watch.calls
-    grad, out = graph.fields.grad, program.output
-    made = graph.born[graph.ids[out]]
-    while made < len(writes) and writes[made].instance is out and writes[made].before is None:
+def last_pass(graph: Graph) -> Pass:
+    """The last pass of their backward, as steps (the graph's writes run from when its output
+    was made)."""
+    writes, calls, out = graph.writes, graph.kept, graph.output
+    made = 0
+    while made < len(writes) and writes[made].node == out and writes[made].before is None:
         made += 1  # the output's own __init__: attributes it sets for the first time
-    seeds = [k for k in range(made, len(writes)) if _seed(writes[k], out, grad)]
+    seeds = [k for k in range(made, len(writes)) if _seed(writes[k], out)]
     start = seeds[-1] if seeds else made
     events: list[tuple[int, int, int]] = []  # (write index, 0 call / 1 statement, which)
     for c, call in enumerate(calls):
-        if call.parent is None and call.first >= start:
+        if call.parent < 0 and call.first >= start:
             events.append((call.first, 0, c))
     k = start
     while k < len(writes):
-        if writes[k].call is None:
+        if writes[k].kept < 0:
             events.append((k, 1, k))
             span = writes[k].span
-            while k < len(writes) and writes[k].call is None and writes[k].span == span:
+            while k < len(writes) and writes[k].kept < 0 and writes[k].span == span:
                 k += 1
         else:
             k += 1
@@ -72,47 +69,38 @@ def last_pass(program: OwnProgram, graph: OwnGraph, span_of: Callable[[Function]
         if kind == 0:
             call = calls[which]
             end = call.end if call.end >= 0 else len(writes)
-            owner = graph.ids.get(call.owner)
-            found = _grad_writes(writes[first:end], graph, begun, written)
-            if owner is not None and (found or graph.parents[owner]):
-                fspan = span_of(call.function)
-                steps.append(Step("call", owner, found, call.span, fspan, call.attr))
+            owner = call.owner
+            found = _grad_writes(writes[first:end], begun, written)
+            if owner >= 0 and (found or graph.parents[owner]):
+                steps.append(Step("call", owner, found, call.span, call.function, call.attr))
             continue
         span, group = writes[first].span, []
         for w in writes[first:]:
-            if w.call is not None or w.span != span:
+            if w.kept >= 0 or w.span != span:
                 break
             group.append(w)
-        found = _grad_writes(group, graph, begun, written)
+        found = _grad_writes(group, begun, written)
         if found:
             steps.append(Step("seed" if first in seeds else "direct", found[0].node, found))
-    began = None
-    if seeds:
-        seed = writes[seeds[-1]]
-        began, record = seed.span, seed.record
-        while record is not None:  # up to the top level: where the program called backward()
-            began, record = record.span, record.parent
+    began = writes[seeds[-1]].top if seeds else None  # where the program called backward()
     return Pass(tuple(steps), tuple(begun), len(seeds), began)
 
 
-def _seed(w: Write, out: object, grad: str) -> bool:
+def _seed(w: Write, out: int) -> bool:
     """The output's gradient set outside any kept function: where a backward pass begins."""
-    return w.instance is out and w.attr == grad and w.call is None
+    return w.node == out and w.kept < 0
 
 
 def _grad_writes(
-    writes: Iterable[Write], graph: OwnGraph, begun: list[float], written: set[int]
+    writes: Iterable[Write], begun: list[float], written: set[int]
 ) -> tuple[GradWrite, ...]:
-    """The writes to the graph's gradients among ``writes``; the first write of each node
-    tells what its gradient held when the pass began."""
+    """The writes as steps hold them; the first write of each node tells what its gradient
+    held when the pass began."""
     out = []
     for w in writes:
-        i = graph.ids.get(w.instance)
-        if i is None or w.attr != graph.fields.grad or not number(w.after):
-            continue
-        before = float(w.before) if number(w.before) else 0.0  # type: ignore[arg-type]
-        if i not in written:
-            begun[i] = before
-            written.add(i)
-        out.append(GradWrite(i, before, float(w.after), w.span, w.augmented))  # type: ignore[arg-type]
+        before = w.before if w.before is not None else 0.0
+        if w.node not in written:
+            begun[w.node] = before
+            written.add(w.node)
+        out.append(GradWrite(w.node, before, w.after, w.span, w.augmented))
     return tuple(out)

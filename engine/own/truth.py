@@ -11,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import GradstepError
-from engine.language.budget import OutOfTime
 from engine.limits import MAX_TRUTH_RUNS
-from engine.ops import OPS
-from engine.own.graph import OwnGraph
+from engine.program import Graph
+from engine.runner import Exhausted
 
 Rerun = Callable[[int, float], tuple[float, ...]]  # (node, nudge) -> every node's data
 
@@ -31,8 +30,8 @@ class Truth:
     numeric: tuple[str, ...]  # for a node gradstep could not follow: why ("" otherwise)
 
 
-def truth(graph: OwnGraph, rerun: Rerun) -> Truth:
-    n = len(graph.order)
+def truth(graph: Graph, rerun: Rerun) -> Truth:
+    n = len(graph.parents)
     locals_: list[Positions] = [()] * n
     known = [True] * n
     why = [""] * n
@@ -60,14 +59,14 @@ def truth(graph: OwnGraph, rerun: Rerun) -> Truth:
     return Truth(tuple(locals_), tuple(grad), tuple(known), tuple(why))
 
 
-def _from_table(graph: OwnGraph, i: int) -> Positions | None:
+def _from_table(graph: Graph, i: int) -> Positions | None:
     """The local derivatives of node i by the op its op string names, per distinct parent
     (an operand used twice, ``a + a`` with a set of parents, gets both of its derivatives),
     or None when the op is unknown or does not compute what their forward computed."""
     op, parents = graph.ops[i], graph.parents[i]
-    if op.name is None:
+    if op is None or op.op is None:
         return None
-    table = OPS[op.name]
+    table = op.op
     xs = [graph.data[p] for p in parents]
     if op.exponent is not None:
         xs.append(op.exponent)
@@ -87,14 +86,15 @@ def _from_table(graph: OwnGraph, i: int) -> Positions | None:
     return tuple(zip(operands, ds, strict=True))
 
 
-def _why(graph: OwnGraph, i: int) -> str:
+def _why(graph: Graph, i: int) -> str:
     op = graph.ops[i]
-    if op.name is None:
+    assert op is not None
+    if op.op is None:
         return f"gradstep does not know the op {op.text!r}"
-    return f"the op {op.text!r} did not compute what {op.name} computes"
+    return f"the op {op.text!r} did not compute what {op.op.name} computes"
 
 
-def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions], rerun: Rerun) -> None:
+def _numerically(graph: Graph, nodes: list[int], locals_: list[Positions], rerun: Rerun) -> None:
     """∂node/∂parent by central differences through their own forward, while MAX_TRUTH_RUNS
     allows. A run with parent q's number moved by ±h just after q is made gives the total
     derivative D(x, q) of every later node x (one pair of runs per parent serves every node that
@@ -107,8 +107,8 @@ def _numerically(graph: OwnGraph, nodes: list[int], locals_: list[Positions], re
         h = 1e-6 * max(1.0, abs(graph.data[q]))
         try:
             up, down = rerun(q, h), rerun(q, -h)
-        except OutOfTime:  # every later run would be too
-            raise
+        except Exhausted:  # the request's work is spent: every later run would be too
+            break
         except GradstepError:
             continue
         total[q] = tuple((a - b) / (2 * h) for a, b in zip(up, down, strict=True))

@@ -7,24 +7,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.language import Call, Program
 from engine.notation import Num, Parts, becomes
+from engine.program import Call
 from engine.trace import titles
 from engine.trace.data import CallInfo, CallOutline, Edge, Node, NodeOutline
 from engine.trace.slots import Slots
 from engine.trace.walk import Walk
-from engine.value import Value
 
 MAX_LISTED_OUTPUTS = 4  # a folded box lists this many of its values; more are counted
-
-
-def innermost_calls(program: Program, ids: dict[Value, int]) -> list[int | None]:
-    """Each node's innermost call (None: made at the program's top level)."""
-    innermost: list[int | None] = [None] * len(ids)
-    for value, call in program.call_of.items():
-        if value in ids:
-            innermost[ids[value]] = call
-    return innermost
 
 
 class Calls:

@@ -1,52 +1,63 @@
-"""Each value's one name (docs/notation.md): the user's, a constant's number, else one made from
-its op and its operands' names."""
+"""Each value's one name (docs/notation.md), for a graph of either engine: the user's (a label,
+else the name the program bound it to), a constant's number, else one made from its op and its
+operands' names, else ``t`` and its id."""
 
 from __future__ import annotations
 
 import re
 
 from engine import notation
-from engine.language import Program
 from engine.notation import Operand, Result
-from engine.value import Value
+from engine.program import Graph
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Names:
-    """Each value's one name: the user's (a label, or the name it was assigned to), a constant's
-    number, else one made from its op and its operands' names (``notation.made_name``): not
-    from the source text, which says ``c`` where the graph, after ``c += 1``, has ``c₁``."""
+    """Names by graph index; ``ids`` gives each graph index its node id (the trace's order)."""
 
-    def __init__(self, program: Program, ids: dict[Value, int], order: list[Value]) -> None:
+    def __init__(self, graph: Graph, ids: list[int], order: list[int]) -> None:
+        self.graph = graph
         self.ids = ids
-        self.names: dict[Value, str] = {}
-        for v in order:  # operands first: a made name is written in its operands' names
-            user = v.label or program.labels.get(v)
+        self.names: list[str] = [""] * len(order)
+        for i in sorted(order):  # operands first (creation order): made names use theirs
+            user = graph.labels[i] or graph.names[i]
             if user:
-                self.names[v] = _writable(user)
-            elif v.constant:
-                self.names[v] = notation.constant_name(v.data)
-            elif v.op is None:
-                self.names[v] = notation.numbered_name(ids[v])
+                name = _writable(user)
+            elif graph.constant[i]:
+                name = notation.constant_name(graph.data[i])
+            elif graph.ops[i] is not None and graph.ops[i].op is not None:  # type: ignore[union-attr]
+                name = notation.made_name(notation.expression(self.result(i, "")), ids[i])
             else:
-                self.names[v] = notation.made_name(notation.expression(self._result(v, "")), ids[v])
+                name = notation.numbered_name(ids[i])
+            self.names[i] = name
 
-    def __call__(self, v: Value) -> str:
-        return self.names[v]
+    def __call__(self, i: int) -> str:
+        return self.names[i]
 
-    def result(self, v: Value) -> Result:
-        return self._result(v, self.names[v])
-
-    def _result(self, v: Value, name: str) -> Result:
-        assert v.op is not None
-        twice = len(v.parents) == 2 and v.parents[0] is v.parents[1]
+    def result(self, i: int, name: str | None = None) -> Result:
+        """Node ``i`` as the notation writes a result of a known op: its operands in order of
+        position (a set of parents that keeps one ``a`` of ``a + a`` gives it twice), an
+        exponent written ``**2`` as a constant operand."""
+        g = self.graph
+        op = g.ops[i]
+        assert op is not None and op.op is not None
+        table, parents = op.op, g.parents[i]
+        if len(parents) == 1 and op.exponent is None:
+            parents = parents * table.arity
+        twice = len(parents) == 2 and parents[0] == parents[1]
         markers = notation.position_markers(2) if twice else ("", "")
-        operands = tuple(
-            Operand(self(p), ("data", self.ids[p]), markers[i], p.data if p.constant else None)
-            for i, p in enumerate(v.parents)
-        )
-        return Result(name, ("data", self.ids[v]), v.op, operands)
+        gradstep = g.engine == "gradstep"
+        operands = [
+            Operand(self.names[p], ("data", self.ids[p]), markers[k],
+                    g.data[p] if gradstep and g.constant[p] else None)
+            for k, p in enumerate(parents)
+        ]  # fmt: skip
+        if op.exponent is not None:
+            constant = notation.constant_name(op.exponent)
+            operands.append(Operand(constant, ("data", self.ids[i]), "", op.exponent))
+        own = self.names[i] if name is None else name
+        return Result(own, ("data", self.ids[i]), table, tuple(operands))
 
 
 def _writable(text: str) -> str:

@@ -8,39 +8,39 @@ from __future__ import annotations
 import math
 
 from engine.errors import GradstepError
-from engine.gradcheck import check_graph
-from engine.language import Program
+from engine.gradcheck import Nudges
+from engine.program import Graph, Program
 from engine.trace.data import Check, Numbers
 from engine.trace.outline import Outline
 from engine.trace.structure import Built
-from engine.value import Value
 
 
 def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
-    """``program``'s numbers for ``built``, its structure (runs ``backward()`` on its graph)."""
-    order, root = shape.order, program.output
+    """``program``'s numbers for ``built``, its structure: the backward pass computed
+    contribution by contribution exactly as ``graph.backward`` makes them."""
+    g, order = shape.graph, shape.order
     lines = built.walk.lines
     local, product, before, after = [], [], [], []
     grad = [0.0] * len(order)
-    grad[shape.ids[root]] = 1.0
+    grad[shape.ids[g.output]] = 1.0
     for line in lines:  # exactly what graph.backward does, contribution by contribution
-        node = order[line.node]
-        d = node.da if line.position == 0 else node.db
+        i = order[line.node]
+        d = g.locals[i][line.position]
         up = grad[line.node]
         contribution = d * up
         was = grad[line.operand]
         grad[line.operand] = now = was + contribution
         if not (math.isfinite(contribution) and math.isfinite(now)):
-            raise _undefined(node, line.position, d, up).at(program.spans.get(node))
+            raise _undefined(g, i, line.position, d, up).at(g.spans[i])
         local.append(d)
         product.append(contribution)
         before.append(was)
         after.append(now)
-    checks = _checks(order, root, built)  # runs backward(): the grads below are its
-    final = tuple(None if v.constant else v.grad for v in order)
+    checks = _checks(shape, built, grad)
+    final = tuple(None if g.constant[i] else grad[k] for k, i in enumerate(order))
     scale = max((abs(g) for g in final if g is not None), default=0.0)
     arrays: dict[str, list[float] | tuple[float | None, ...]] = {
-        "data": [v.data for v in order],
+        "data": [g.data[i] for i in order],
         "grad": final,
         "nbin": [0 if g is None else grad_bin(g, scale) for g in final],
         "local": local,
@@ -49,7 +49,7 @@ def numbers(program: Program, shape: Outline, built: Built) -> Numbers:
         "after": after,
         "bin": [grad_bin(x, scale) for x in after],
         "total": [math.fsum(product[k] for k in t) for t in built.totals],
-        "update": [u.after for u in program.updates],
+        "update": [u.after for u in g.updates],
     }
     slots = tuple(arrays[a][i] for a, i in built.recipes)
     return Numbers(
@@ -70,24 +70,51 @@ def grad_bin(grad: float, scale: float) -> int:
     return int(math.copysign(max(size, 1), grad))
 
 
-def _checks(order: list[Value], root: Value, built: Built) -> tuple[Check, ...]:
-    """Central differences for the inputs the structure checks (zero grads, backward(), then
-    the nudges)."""
+def _checks(shape: Outline, built: Built, grad: list[float]) -> tuple[Check, ...]:
+    """Central differences for the inputs the structure checks, beside the backward pass's
+    gradients (``grad``, by node id)."""
+    g, order, ids = shape.graph, shape.order, shape.ids
     inputs = built.structure.inputs
-    checked = [order[i.node] for i in inputs if i.checked]
-    rows = check_graph(root, checked)
-    out = [Check(r.numeric, r.abs_error, r.rel_error) for r in rows]
+    checked = [i for i in inputs if i.checked]
+    out = []
+    if checked:
+        steps = [
+            (
+                k,
+                op.op.eval,
+                ids[g.parents[i][0]],
+                ids[g.parents[i][1]] if len(g.parents[i]) > 1 else -1,
+            )
+            for k, i in enumerate(order)
+            if (op := g.ops[i]) is not None and op.op is not None
+        ]
+        try:
+            nudges = Nudges(ids[g.output], [g.data[i] for i in order], steps)
+        except (GradstepError, OverflowError):
+            nudges = None
+        for i in checked:
+            try:
+                if nudges is None:
+                    raise GradstepError("overflow", kind="overflow")
+                numeric = nudges.derivative(i.node)
+            except (GradstepError, OverflowError):
+                out.append(Check(None, None, None))
+                continue
+            abs_error = abs(grad[i.node] - numeric)
+            scale = max(abs(grad[i.node]), abs(numeric))
+            out.append(Check(numeric, abs_error, abs_error / scale if scale else 0.0))
     out += [Check(None, None, None)] * (len(inputs) - len(out))
     return tuple(out)
 
 
-def _undefined(v: Value, i: int, local: float, upstream: float) -> GradstepError:
-    assert v.op is not None
-    operands = ", ".join(f"{n} = {p.data:.6g}" for n, p in zip("ab", v.parents, strict=False))
+def _undefined(g: Graph, i: int, position: int, local: float, upstream: float) -> GradstepError:
+    op = g.ops[i]
+    assert op is not None and op.op is not None
+    operands = ", ".join(f"{n} = {g.data[p]:.6g}" for n, p in zip("ab", g.parents[i], strict=False))
     if not math.isfinite(local):
-        why = f"{v.op.rule(i)} has no finite value at {operands}"
+        why = f"{op.op.rule(position)} has no finite value at {operands}"
         return GradstepError(f"the gradient is undefined: {why}", kind="domain")
     return GradstepError(
-        f"the gradient overflows at {v.op.name} ({operands}): {local:.6g} · {upstream:.6g}",
+        f"the gradient overflows at {op.op.name} ({operands}): {local:.6g} · {upstream:.6g}",
         kind="overflow",
     )

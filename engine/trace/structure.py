@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import notation
-from engine.language import Program
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.notation import LineRefs, Parts, Result, Use
+from engine.program import Graph, Program
 from engine.trace import titles
 from engine.trace.data import (
     Cell,
@@ -28,8 +28,7 @@ from engine.trace.data import (
 from engine.trace.names import Names
 from engine.trace.outline import Outline
 from engine.trace.slots import Slots
-from engine.trace.walk import Walk, walk
-from engine.value import Value
+from engine.trace.walk import Walk, walk, walk_of_nothing
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -46,22 +45,22 @@ class Built:
 def key(program: Program, shape: Outline) -> str:
     """A digest of everything the structure is made from (the text, the graph's shape, its
     constants, names, calls, spans and updates): equal keys, equal structures."""
-    order, ids = shape.order, shape.ids
+    g, order, ids = shape.graph, shape.order, shape.ids
     nodes = [
-        (n.name, n.kind, n.op, n.call, v.data if v.constant else None, program.spans.get(v))
-        for n, v in zip(shape.nodes, order, strict=True)
+        (n.name, n.kind, n.op, n.call, g.data[i] if g.constant[i] else None, g.spans[i])
+        for n, i in zip(shape.nodes, order, strict=True)
     ]
-    updates = [(ids.get(u.value), u.span) for u in program.updates]
-    settable = sorted(ids[v] for v in program.inputs.values() if v in ids)
+    updates = [(ids[u.node], u.span) for u in g.updates]
+    settable = sorted(ids[i] for i in g.inputs.values())
     parts = (program.source, nodes, shape.edges, shape.calls, updates, settable, program.notes)
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
 def build(program: Program, shape: Outline) -> Built:
-    order, ids, names, root = shape.order, shape.ids, shape.names, program.output
+    g, order, ids, names = shape.graph, shape.order, shape.ids, shape.names
     slots = Slots()
-    the_walk = walk(order, ids, root)
-    results = {ids[v]: names.result(v) for v in order if v.op is not None}
+    the_walk = walk(g, order, ids)
+    results = {k: names.result(i) for k, i in enumerate(order) if g.parents[i]}
     computed_at = {node: i for i, node in enumerate(results)}
     uses = _uses(the_walk, shape)
     by_operand: dict[int, list[int]] = {}  # each value's lines, in walk order
@@ -75,14 +74,16 @@ def build(program: Program, shape: Outline) -> Built:
             kind=n.kind,
             op=n.op,
             symbol=n.symbol,
-            span=program.spans.get(v),
+            span=g.spans[i],
             formula=notation.formula(results[n.id]) if n.id in results else "",
             computed_at=computed_at.get(n.id, -1),
             call=n.call,
             uses=f"used {uses[n.id]}" if n.id in uses else "",
-            sum=slots.line(_grad_sum(n, v.constant, ids[root], the_walk, by_operand, results)),
+            sum=slots.line(
+                _grad_sum(n, g.constant[i], ids[g.output], the_walk, by_operand, results)
+            ),
         )
-        for v, n in zip(order, shape.nodes, strict=True)
+        for i, n in zip(order, shape.nodes, strict=True)
     )
     start = tuple(
         Change(n.id, data=None if n.id in results else slots("data", n.id),
@@ -98,24 +99,30 @@ def build(program: Program, shape: Outline) -> Built:
         for i, (node, r) in enumerate(results.items())
     ]  # fmt: skip
     backward = _backward_steps(the_walk, nodes, results, uses, slots, calls.inside)
-    kept = [i for i, u in enumerate(program.updates) if u.value in ids]
-    update = _update_step(program, kept, ids, nodes, calls.where, slots)
+    kept = list(range(len(g.updates)))
+    update = _update_step(program, g, ids, nodes, calls.where, slots)
     totals: list[tuple[int, ...]] = []
     infos = calls.infos(shape.calls, nodes, the_walk, len(forward), slots, totals)
     structure = Structure(
         engine="gradstep",
         engine_class="",
-        output=ids[root],
+        output=ids[g.output],
         nodes=nodes,
         edges=shape.edges,
         calls=infos,
         start=start,
         steps=(*forward, *backward, *update),
         slots="".join(slots.kinds),
-        inputs=_inputs(program, order, ids, names, len(results)),
+        inputs=_inputs(g, order, names, len(results)),
         notes=program.notes,
     )
     return Built(structure, the_walk, tuple(slots.recipes), tuple(totals), tuple(kept))
+
+
+def nothing(program: Program) -> Built:
+    """The structure of a program that made no value to draw: its notes alone."""
+    structure = Structure("gradstep", "", -1, (), (), (), (), (), "", (), program.notes)
+    return Built(structure, walk_of_nothing(), (), (), ())
 
 
 def _uses(the_walk: Walk, shape: Outline) -> dict[int, str]:
@@ -211,41 +218,39 @@ def _backward_steps(
 
 def _update_step(
     program: Program,
-    kept: list[int],
-    ids: dict[Value, int],
+    g: Graph,
+    ids: list[int],
     nodes: tuple[Node, ...],
     where: dict[int, str],
     slots: Slots,
 ) -> list[Step]:
     """The values the program changed after its last backward() (a gradient step), as one
     last step: the changed leaves show their new data (their grads stay, as micrograd's)."""
-    if not kept:
+    if not g.updates:
         return []
     changed = []
-    for u in kept:
-        update = program.updates[u]
-        node = ids[update.value]
+    for u, update in enumerate(g.updates):
+        node = ids[update.node]
         changed.append(
             (nodes[node].name, where.get(node, ""), ("data", node), ("update", u), update.span)
         )
     title, lines = titles.update_text(program.source, changed)
     changes = tuple(
-        Change(ids[program.updates[u].value], data=slots("update", u), updated=True) for u in kept
+        Change(ids[update.node], data=slots("update", u), updated=True)
+        for u, update in enumerate(g.updates)
     )
     rows = tuple((Cell("formula", slots.line(line)),) for line in lines)
     return [Step("update", None, title, rows, (), False, changes)]
 
 
-def _inputs(
-    program: Program, order: list[Value], ids: dict[Value, int], names: Names, ops: int
-) -> tuple[Input, ...]:
+def _inputs(g: Graph, order: list[int], names: Names, ops: int) -> tuple[Input, ...]:
     """The graph's inputs, each checked by central differences while MAX_CHECK_EVALUATIONS
     allows: an input costs three re-evaluations of every op."""
-    inputs = [v for v in order if v.op is None and not v.constant]
+    leaves = [(k, i) for k, i in enumerate(order) if not g.parents[i] and not g.constant[i]]
     affordable = MAX_CHECK_EVALUATIONS // max(3 * ops, 1)
     out = []
-    for i, v in enumerate(inputs):
-        name = names(v)
-        settable = program.inputs.get(name) is v  # a top-level name a request's values can set
-        out.append(Input(ids[v], name, settable, i < affordable))
+    for n, (k, i) in enumerate(leaves):
+        name = names(i)
+        settable = g.inputs.get(name) == i  # a top-level name a request's values can set
+        out.append(Input(k, name, settable, n < affordable))
     return tuple(out)

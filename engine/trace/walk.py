@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.value import Value
+from engine.program import Graph
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,21 +25,27 @@ class Walk:
     users: dict[int, tuple[int, ...]]  # value → the ops that use it, once per use, in walk order
 
 
-def walk(order: list[Value], ids: dict[Value, int], root: Value) -> Walk:
-    step_nodes = [ids[root]]
+def walk_of_nothing() -> Walk:
+    return Walk((), (), {}, {})
+
+
+def walk(graph: Graph, order: list[int], ids: list[int]) -> Walk:
+    """The walk of ``graph`` (``order``: each node id's graph index; ``ids``: back)."""
+    step_nodes = [ids[graph.output]]
     lines: list[WalkLine] = []
     constants: dict[int, tuple[int, ...]] = {}
     users: dict[int, list[int]] = {}
-    for v in reversed(order):
-        if v.op is None:
+    for node in reversed(range(len(order))):
+        i = order[node]
+        if not graph.parents[i]:
             continue
-        step, node = len(step_nodes), ids[v]
+        step = len(step_nodes)
         step_nodes.append(node)
-        for i, p in enumerate(v.parents):
+        for position, p in enumerate(graph.parents[i]):
             operand = ids[p]
-            if p.constant:
+            if graph.constant[p]:
                 constants[step] = (*constants.get(step, ()), operand)
                 continue
-            lines.append(WalkLine(step, node, operand, i))
+            lines.append(WalkLine(step, node, operand, position))
             users.setdefault(operand, []).append(node)
     return Walk(tuple(step_nodes), tuple(lines), constants, {k: tuple(v) for k, v in users.items()})
