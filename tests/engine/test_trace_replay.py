@@ -11,7 +11,7 @@ from test_parse import LECTURE_NEURON
 from traces import grads_shown, steps
 
 from app.lecture import MICROGRAD_README
-from engine import Program, Trace, parse, trace
+from engine import Program, Trace, run, trace
 from engine.graph import topological_order
 
 try:
@@ -47,7 +47,7 @@ def assert_replay_exact(source: str) -> Trace:
     """What the browser does: lay each backward step's changes over the start; at the end of
     the backward pass every node shows backward()'s grad, exactly (==, not approx), and a grad
     changes only at a step that lists it."""
-    program = parse(source)
+    program = run(source)
     t = trace(program)
     count = len(steps(t, "backward"))
     before = grads_shown(t, "backward", 0)

@@ -13,13 +13,13 @@ from traces import node, rows, shown, steps, text
 
 from app.lecture import LECTURE_MLP, MICROGRAD_README
 from app.lecture.notebook import LECTURE_MLP_CELL
-from engine import GradstepError, parse, trace
+from engine import GradstepError, run, trace
 from engine.limits import MAX_CHECK_EVALUATIONS
 from engine.trace import key, outline
 
 
 def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
-    t = trace(parse("a = 3.0; b = a + a"))
+    t = trace(run("a = 3.0; b = a + a"))
     a = node(t, "a")
     assert [(e.source, e.position) for e in t.structure.edges] == [(a.id, 0), (a.id, 1)]
     _seed, step = steps(t, "backward")
@@ -31,7 +31,7 @@ def test_a_value_used_twice_gets_two_edges_and_one_step() -> None:
 
 
 def test_readme_trace_numbers() -> None:
-    t = trace(parse(MICROGRAD_README))
+    t = trace(run(MICROGRAD_README))
     out = t.structure.output
     assert round(t.numbers.data[out], 4) == 24.7041
     assert t.structure.nodes[out].kind == "output" and t.structure.nodes[out].name == "g₁"
@@ -40,7 +40,7 @@ def test_readme_trace_numbers() -> None:
 
 
 def test_node_ids_kinds_and_topology() -> None:
-    t = trace(parse("a = 2.0\nb = a * 3 + a"))
+    t = trace(run("a = 2.0\nb = a * 3 + a"))
     nodes = t.structure.nodes
     assert [n.id for n in nodes] == list(range(len(nodes)))
     assert [n.kind for n in nodes] == ["input", "constant", "intermediate", "output"]
@@ -51,18 +51,18 @@ def test_node_ids_kinds_and_topology() -> None:
 
 
 def test_the_structure_is_the_same_for_value_only_changes() -> None:
-    one, two = parse(MICROGRAD_README), parse(MICROGRAD_README, {"a": 0.5, "b": 1.25})
+    one, two = run(MICROGRAD_README), run(MICROGRAD_README, {"a": 0.5, "b": 1.25})
     assert trace(one).structure == trace(two).structure
     assert key(one, outline(one)) == key(two, outline(two))
     assert trace(one).numbers.data[0] != trace(two).numbers.data[0]
-    other = parse(MICROGRAD_README.replace("a * b", "a * b * 2"))
+    other = run(MICROGRAD_README.replace("a * b", "a * b * 2"))
     assert key(other, outline(other)) != key(one, outline(one))
 
 
 def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> None:
     source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
     source += "z = f(a, b) + f(b, a)"
-    t = trace(parse(source))
+    t = trace(run(source))
     first, second = t.structure.calls
     assert (first.title, second.title) == ("f(a, b)", "f(b, a)")  # as written
     for c in t.structure.calls:
@@ -79,7 +79,7 @@ def test_a_call_is_one_run_of_ids_with_its_outputs_inputs_and_summaries() -> Non
 
 
 def test_numerical_check_beside_autograd_for_every_input() -> None:
-    t = trace(parse(LECTURE_NEURON))
+    t = trace(run(LECTURE_NEURON))
     inputs = t.structure.inputs
     assert [i.name for i in inputs] == ["x1", "x2", "w1", "w2", "b"]  # as the program has them
     for i, check in zip(inputs, t.numbers.checks, strict=True):
@@ -88,22 +88,22 @@ def test_numerical_check_beside_autograd_for_every_input() -> None:
 
 
 def test_numerical_check_is_none_when_a_nudge_leaves_the_domain() -> None:
-    t = trace(parse("x = 0.0\ny = sqrt(x + 1) * relu(x) + x"))
+    t = trace(run("x = 0.0\ny = sqrt(x + 1) * relu(x) + x"))
     assert t.structure.inputs[0].name == "x"  # still checked; relu's kink gives an estimate
-    t = trace(parse("x = 1e-300\ny = log(x)"))
+    t = trace(run("x = 1e-300\ny = log(x)"))
     assert t.numbers.checks[0].numeric is None
 
 
 def test_undefined_gradient_points_at_its_expression() -> None:
     with pytest.raises(GradstepError) as err:
-        trace(parse("x = 2.0\ny = sqrt(x - 2.0) * x"))
+        trace(run("x = 2.0\ny = sqrt(x - 2.0) * x"))
     assert err.value.kind == "domain"
     assert err.value.span is not None and err.value.span.line == 2
     assert err.value.span.column == 5  # sqrt(x - 2.0)
 
 
 def test_single_input_program() -> None:
-    t = trace(parse("x = 3.0"))
+    t = trace(run("x = 3.0"))
     assert [n.kind for n in t.structure.nodes] == ["output"]
     (seed,) = t.structure.steps
     assert seed.phase == "backward" and rows(t, seed) == [
@@ -113,7 +113,7 @@ def test_single_input_program() -> None:
 
 
 def test_each_step_says_which_node_changes_and_how() -> None:
-    t = trace(parse("a = 3.0\nb = a * 2\nc = b + a"))
+    t = trace(run("a = 3.0\nb = a * 2\nc = b + a"))
     a, _two, b, c = t.structure.nodes
     assert (a.computed_at, b.computed_at, c.computed_at) == (-1, 0, 1)
     start = {s.node: (s.data is not None, s.grad) for s in t.structure.start}
@@ -135,7 +135,7 @@ def test_numerical_check_stops_at_its_budget() -> None:
     n = 200
     source = "".join(f"a{i} = 1.0\n" for i in range(n)) + "s = a0 * a0\n"
     source += "".join(f"s += a{i}\n" for i in range(1, n))
-    t = trace(parse(source))
+    t = trace(run(source))
     ops = n
     affordable = MAX_CHECK_EVALUATIONS // (3 * ops)
     assert 0 < affordable < n
@@ -153,7 +153,7 @@ def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
     from app.lecture import LECTURE_MLP
     from engine.steps import check_step
 
-    program = parse(LECTURE_MLP)
+    program = run(LECTURE_MLP)
     t = trace(program)
     (update,) = steps(t, "update")
     assert len(update.changes) == 41  # every parameter of MLP(3, [4, 4, 1])
@@ -169,7 +169,7 @@ def test_an_update_after_backward_is_one_step_with_the_new_data() -> None:
     assert all(s.grad in ("final", "none") for s in end)
     with pytest.raises(GradstepError, match="update step 1 does not exist"):
         check_step(t.structure, "update", 1)
-    plain = trace(parse(MICROGRAD_README))
+    plain = trace(run(MICROGRAD_README))
     assert steps(plain, "update") == []
     with pytest.raises(GradstepError, match="none: this graph has no such steps"):
         check_step(plain.structure, "update", 0)
@@ -182,7 +182,7 @@ ONE_POINT_MLP = "\n".join(
 
 
 def test_a_neuron_called_once_holds_the_weights_and_bias_it_was_made_with() -> None:
-    t = trace(parse(ONE_POINT_MLP))
+    t = trace(run(ONE_POINT_MLP))
     calls = {c.id: c for c in t.structure.calls}
     for n in t.structure.nodes:
         if n.kind == "input":  # w[0..2] and b of a neuron: inside its call, at its run's start
@@ -198,7 +198,7 @@ def test_a_neuron_called_once_holds_the_weights_and_bias_it_was_made_with() -> N
 
 
 def test_weights_several_calls_use_stay_with_the_constructor() -> None:
-    t = trace(parse(LECTURE_MLP))  # four points through one model: each weight used four times
+    t = trace(run(LECTURE_MLP))  # four points through one model: each weight used four times
     calls = {c.id: c for c in t.structure.calls}
     inputs = [n for n in t.structure.nodes if n.name in ("w[0]", "b")]
     assert inputs and all(calls[n.call].title.startswith("Neuron") for n in inputs)

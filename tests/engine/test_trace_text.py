@@ -8,11 +8,11 @@ import math
 
 from traces import rows, steps, text
 
-from engine import parse, trace
+from engine import run, trace
 
 
 def test_forward_steps_in_topological_order_with_readable_text() -> None:
-    t = trace(parse("a = -4.0\nb = 2.0\nc = a * b"))
+    t = trace(run("a = -4.0\nb = 2.0\nc = a * b"))
     (step,) = steps(t, "forward")
     assert step.node == t.structure.output
     assert rows(t, step) == ["c = a·b = (−4.0000)·2.0000 = −8.0000"]
@@ -22,7 +22,7 @@ def test_forward_steps_in_topological_order_with_readable_text() -> None:
 
 
 def test_backward_rows_write_the_rule_in_the_users_names() -> None:
-    t = trace(parse("x = 0.5\nw = 2.0\nh = x * w\ny = h.tanh()"))
+    t = trace(run("x = 0.5\nw = 2.0\nh = x * w\ny = h.tanh()"))
     tanh_step, mul_step = steps(t, "backward")[1:3]
     assert rows(t, tanh_step)[0] == (
         f"h.grad += ∂y/∂h · y.grad | ∂y/∂h = (1 − y²) = (1 − {math.tanh(1):.4f}²) = "
@@ -35,7 +35,7 @@ def test_backward_rows_write_the_rule_in_the_users_names() -> None:
 
 
 def test_names_of_unnamed_values_are_their_expressions() -> None:
-    t = trace(parse("a = 2.0\nb = 3.0\ny = (a + b) * (a - b)"))
+    t = trace(run("a = 2.0\nb = 3.0\ny = (a + b) * (a - b)"))
     assert [n.name for n in t.structure.nodes] == ["a", "b", "a+b", "a−b", "y"]  # on the node
     mul = steps(t, "backward")[1]
     assert [r.split(" | ")[1] for r in rows(t, mul)[::2]] == [
@@ -46,14 +46,14 @@ def test_names_of_unnamed_values_are_their_expressions() -> None:
 
 def test_names_after_a_rebinding_are_the_graphs_not_the_sources() -> None:
     """The source says ``c`` on line 3, where the graph has ``c₁``: names follow the graph."""
-    t = trace(parse("c = 2.0\nc += 1\nd = 1 + c"))
+    t = trace(run("c = 2.0\nc += 1\nd = 1 + c"))
     nodes = t.structure.nodes
     assert [n.name for n in nodes if n.kind != "constant"] == ["c", "c₁", "d"]
     assert nodes[t.structure.output].formula == "d = 1 + c₁"
 
 
 def test_compound_names_are_bracketed_inside_formulas() -> None:
-    t = trace(parse("x = 2.0\ny = tanh(x * x) * (x - 1) * -3"))
+    t = trace(run("x = 2.0\ny = tanh(x * x) * (x - 1) * -3"))
     rules = [text(t, c.parts) for s in t.structure.steps for r in s.rows for c in r]
     assert "∂y/∂t₅ = (−3)" in rules  # a negative constant is bracketed
     assert "∂(x·x)/∂x⁽¹⁾ = x⁽²⁾" in rules  # named by its expression: said once
@@ -64,7 +64,7 @@ def test_compound_names_are_bracketed_inside_formulas() -> None:
 def test_every_step_has_the_engines_title_with_the_calls_around_it() -> None:
     source = "def f(x, w):\n    y = x * w\n    return y.tanh()\n\na = 2.0\nb = -0.5\n"
     source += "z = f(a, b) + f(b, a)"
-    t = trace(parse(source))
+    t = trace(run(source))
     forward, backward = steps(t, "forward"), steps(t, "backward")
     assert forward[0].title == "Forward step 1 of 5 · in f(a, b)"
     assert forward[-1].title == "Forward step 5 of 5"
