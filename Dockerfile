@@ -14,9 +14,12 @@ COPY engine ./engine
 COPY app ./app
 COPY static ./static
 COPY templates ./templates
+# the sandbox programs run in: built and compiled once, here, where every user can read it
+ENV GRADSTEP_SANDBOX=/opt/gradstep-sandbox
 # editable: app/ finds static/ and templates/ beside it, as in a clone
 RUN pip install --no-cache-dir -e '.[postgres]' \
-    && python -c "import app.main"
+    && python -c "import app.main" \
+    && gradstep sandbox
 
 USER gradstep
 ENV PYTHONUNBUFFERED=1

@@ -226,7 +226,7 @@ class Answers:
                 if refusal is not None:
                     raise refusal
             elif time.monotonic() - when < ERROR_KEPT_S:
-                raise GradstepError(failed.message, failed.kind, failed.span)
+                raise GradstepError(failed.message, failed.kind, failed.span, failed.console)
         return self._flight.run(key, lambda: self._compute(key, compute, gzipped))
 
     @property
@@ -240,7 +240,7 @@ class Answers:
         except GradstepError as error:
             # kept as a bare copy: the error raised holds its traceback, and the traceback's
             # frames the whole program, its outline and its structure
-            bare = GradstepError(error.message, error.kind, error.span)
+            bare = GradstepError(error.message, error.kind, error.span, error.console)
             self._errors.replace(key, (time.monotonic(), bare))
             raise
         self._errors.drop(key)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TextIO, get_args
@@ -27,7 +28,10 @@ from app.numbers import ascii_digits
 from app.pipeline import draw
 from app.query import StepQuery, parse_values
 from app.settings import MAX_PORT, Settings, env_name, problems
+from engine import runner
 from engine.errors import GradstepError
+from engine.ipynb import program_of
+from engine.runner import build
 from engine.steps import Phase
 
 GRACEFUL_SHUTDOWN_S = 8  # SIGTERM: in-flight requests (layout is capped at seconds) finish;
@@ -53,13 +57,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=_positive, help=_setting("workers"))
     serve.add_argument("--limit-concurrency", type=_positive, help=_setting("limit_concurrency"))
     render = commands.add_parser("render", help="draw a program's graph as a standalone SVG")
-    render.add_argument("source", help="the program; @FILE reads a file, - reads stdin")
+    render.add_argument(
+        "source", help="the program; @FILE reads a file (a .ipynb: its code cells), - reads stdin"
+    )
     render.add_argument("-o", "--output", required=True, help="the SVG file to write")
     render.add_argument("--values", help='input values: a=1,b=2 or {"a": 1}')
     render.add_argument("--step", type=int, help="a step index (omit: the finished graph)")
     render.add_argument("--phase", choices=get_args(Phase), default="backward")
     render.add_argument("--theme", choices=("light", "dark"), default="light")
     render.add_argument("--rankdir", choices=("LR", "TB"), default="LR")
+    commands.add_parser(
+        "sandbox",
+        help="build and compile the sandbox programs run in (serve does it on first start)",
+    )
     links = commands.add_parser("links", help="move short links between stores (JSON lines)")
     moves = links.add_subparsers(dest="move", required=True)
     export = moves.add_parser("export", help="write every short link as JSON lines")
@@ -91,7 +101,8 @@ def _read_source(arg: str) -> str:
     if arg == "-":
         return sys.stdin.read()
     if arg.startswith("@"):
-        return Path(arg[1:]).read_text(encoding="utf-8")
+        text = Path(arg[1:]).read_text(encoding="utf-8")
+        return program_of(text) if arg.lower().endswith(".ipynb") else text
     return arg
 
 
@@ -112,6 +123,10 @@ def _render(args: argparse.Namespace, settings: Settings) -> int:
         why = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
         print(f"gradstep: cannot read the program {args.source[1:]}: {why}", file=sys.stderr)
         return 2
+    except GradstepError as error:  # a notebook that cannot be read
+        print(f"gradstep: {error.message}", file=sys.stderr)
+        return 2
+    runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
     layout = Layout(settings.layout_settings())
     try:
         drawn = draw(layout, source, parse_values(args.values), args.rankdir)
@@ -174,14 +189,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "render":
         return _render(args, settings)
+    if args.command == "sandbox":
+        return _sandbox(settings)
     if args.command == "links":
         return _links(args, settings)
     _serve(settings)
     return 0
 
 
+def _sandbox(settings: Settings) -> int:
+    """Build (about 15 s), compile (about 15 s) and load the sandbox, unless it is kept."""
+    started = time.monotonic()
+    kept = build.is_built(settings.sandbox)
+    if not kept:
+        print(f"gradstep: building the sandbox in {settings.sandbox} (once: about a minute)",
+              file=sys.stderr)  # fmt: skip
+    try:
+        runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
+        runner.sandbox().load()
+    except (OSError, RuntimeError) as error:
+        print(f"gradstep: the sandbox could not be built: {error}", file=sys.stderr)
+        return 1
+    what = "loaded" if kept else "built"
+    print(f"gradstep: sandbox {what} in {time.monotonic() - started:.1f} s ({settings.sandbox})",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
 def _serve(settings: Settings) -> None:
     import uvicorn
+
+    if _sandbox(settings):  # once here, so that every worker loads it ready-made
+        sys.exit(1)
 
     if os.environ.get("FORWARDED_ALLOW_IPS") and not settings.trusted_proxies:
         print(

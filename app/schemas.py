@@ -140,6 +140,9 @@ class ErrorOut(Strict):
     line: int | None = None
     column: int | None = None
     end_column: int | None = None
+    console: list[tuple[int, str]] | None = Field(
+        None, description="what the program printed before it stopped: (line, text)"
+    )
 
 
 class ErrorResponse(Strict):

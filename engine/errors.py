@@ -22,11 +22,18 @@ class GradstepError(ValueError):
     ``limit``, ``layout``.
     """
 
-    def __init__(self, message: str, kind: str = "domain", span: Span | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str = "domain",
+        span: Span | None = None,
+        console: tuple[tuple[int, str], ...] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.span = span
+        self.console = console  # what the program printed before it stopped here
 
     def at(self, span: Span | None) -> GradstepError:
         """This error located at ``span``, unless it already knows where it happened."""
@@ -36,10 +43,13 @@ class GradstepError(ValueError):
 
     def to_dict(self) -> dict[str, object]:
         span = self.span
-        return {
+        out: dict[str, object] = {
             "message": self.message,
             "kind": self.kind,
             "line": span.line if span else None,
             "column": span.column if span else None,
             "end_column": span.end_column if span else None,
         }
+        if self.console:
+            out["console"] = self.console
+        return out

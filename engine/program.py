@@ -188,7 +188,8 @@ def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
     if record.get("error"):
         e = record["error"]
         span = spans[e["span"]] if e.get("span") is not None else None
-        error = GradstepError(e["message"], kind=e["kind"], span=span)
+        console = tuple((int(line), str(text)) for line, text in record.get("console") or ())
+        error = GradstepError(e["message"], kind=e["kind"], span=span, console=console)
     raw = record.get("passes") or []
     for p in raw:  # a pass whose graph is like an earlier one's but for its numbers
         g = p["graph"]

@@ -59,7 +59,7 @@ async function postPatiently(url, body, signal) {
  * the same, the answer's svg is null (the shown SVG is kept and restyled). `structure`: the
  * digest of the structure held; when the new one is the same, the answer's structure is null.
  * `engine`: "auto" (a program's own class Value builds its graph) or "gradstep". `iteration`:
- * which iteration of a training loop (null: the last). */
+ * which iteration of a training loop (null: the first). */
 export function fetchGraph({ source, preset = null, values = null, rankdir = "auto", aspect = null, fold = "auto", layout = null, structure = null, engine = "auto", iteration = null }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
   return postPatiently("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine, iteration }, signal);

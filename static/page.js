@@ -41,7 +41,7 @@ const stepper = createStepper($("stage"), {
     numeric: fromUrl.numeric,
     topo: fromUrl.topo,
     engine: fromUrl.engine, // "auto": a program's own class Value builds its graph; "gradstep": ours
-    iteration: fromUrl.iteration, // a training loop's iteration asked for (null: the last)
+    iteration: fromUrl.iteration, // a training loop's iteration asked for (null: the first)
     training: null, // the answer's: {losses, iteration} of a training loop
     engines: [], // which engines can build the program's graph (the answer's)
     console: [], // what the program printed: [line, text] pairs
@@ -200,7 +200,8 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   if (ui.inflight !== controller) return;
   ui.inflight = null;
   if (!result.ok) {
-    setState({ status: "", error: { ...result.error, source } });
+    // what the program printed before its error is shown, as a notebook shows it
+    setState({ status: "", error: { ...result.error, source }, ...(result.error.console ? { console: result.error.console } : {}) });
     $("error").dataset.runs = String(Number($("error").dataset.runs ?? 0) + 1);
     return;
   }
@@ -230,7 +231,7 @@ function goIteration(k, at) {
   if (!state.training) return;
   const iteration = Math.min(Math.max(Math.trunc(k), 0), state.training.losses.length - 1);
   const position = at === "first" ? { phase: "forward", step: 0 } : at === "last" ? "end" : { phase: state.phase, step: state.step };
-  setState({ iteration: iteration === state.training.losses.length - 1 ? null : iteration });
+  setState({ iteration: iteration === 0 ? null : iteration });
   run({ keepLayout: true, position });
 }
 
@@ -248,7 +249,7 @@ function runSource() {
   clearTimeout(valueTimer); // a value typed just before is the old program's: its run would follow this one
   stepper.stop();
   ui.ranges.clear();
-  setState({ source: ui.editor.value, iteration: null }); // a training loop opens on its last iteration
+  setState({ source: ui.editor.value, iteration: null }); // a training loop opens on its first iteration
   run({ values: null, focusGraph: true });
 }
 

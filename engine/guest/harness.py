@@ -43,10 +43,11 @@ from engine.guest import imports, learner, snapshot
 from engine.guest.console import Console
 from engine.guest.imports import STAND_INS
 from engine.guest.places import PROGRAM
-from engine.guest.recorder import Recorder
+from engine.guest.recorder import OutOfTime, Recorder
 from engine.guest.source import ProgramSyntaxError, prepare
 from engine.value import Value, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
+_NEVER_FREED: list[object] = []
 MAX_MESSAGE = 300  # characters of an error's message shown: a raise of 100 KB is cut
 _KINDS = {
     "ZeroDivisionError": "domain",
@@ -281,6 +282,7 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
             recorder.module = None
             recorder.counters_before = dict(recorder.counters)
             recorder.watch(True)  # a loop run unwatched is over: what comes next is watched
+            recorder.ticks_at_pass = recorder.ticks
             progress(line)
             try:
                 exec(code, names)  # the learner's program, inside the sandbox
@@ -295,6 +297,13 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
                 torch |= bound
                 notes.append(f"line {_line_of(e) or line}: this needs {e.name}, which needed "
                              "torch: skipped")  # fmt: skip
+            except OutOfTime as e:
+                span = recorder.places.line_span(e.line)
+                seconds = limits.get("seconds", 0)
+                error = _error(f"the program ran for more than {seconds:.0f} s, gradstep's limit "
+                               "for one run: fewer steps, points or epochs would fit", "limit",
+                               span)  # fmt: skip
+                break
             except SystemExit:
                 notes.append(f"the program called exit() (line {line}): it stopped there")
                 break
@@ -313,7 +322,12 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
             else:
                 setattr(Value, k, f)
     recorder.places.forget()
-    return _record(recorder, console.close_lines(), notes, error, prepared)
+    record = _record(recorder, console.close_lines(), notes, error, prepared)
+    # Never freed: the instance is thrown away after this run, and freeing a chain of 100,000
+    # values would recurse deeper than the sandbox's stack (CPython's guard against that does
+    # not see the WebAssembly stack's size).
+    _NEVER_FREED.append((names, recorder, error))
+    return record
 
 
 def _no_sleep(seconds: object) -> None:

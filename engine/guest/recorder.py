@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 import weakref
 from array import array
 from collections.abc import Callable
@@ -139,15 +140,29 @@ class Pass:
 FIRST_ITERATIONS = frozenset({0, 1})  # a training loop's iterations watched in every run
 
 
+class OutOfTime(BaseException):
+    """The run reached the time its fuel stands for: stopped where it was, its record kept (a
+    BaseException: the program's own ``except Exception`` does not catch it)."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 class Paused:
     """The value observer while the run is not watched: values are made as the engine makes
     them; a backward() still ends a pass (its loss is kept)."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
+        self.made_count = 0
 
     def made(self, v: Value, depth: int, operand: int = -1) -> None:
-        pass
+        self.made_count += 1
+        if not self.made_count & 0xFFFF:  # the time is still watched
+            recorder = self.recorder
+            if time.monotonic() > recorder.deadline:
+                raise OutOfTime(_getframe(depth).f_lineno)
 
     def backward(self, v: Value) -> None:
         self.recorder.backward(v)
@@ -188,7 +203,9 @@ class Recorder:
         self.on_made: Callable[[object, Info], None] | None = None  # learner: nudges
         self.snapshot: Callable[[Recorder, object, Pass | None], Pass] | None = None
         self.module: FrameType | None = None  # the top level of the piece running
-        self.ticks = 0
+        self.ticks = 0  # values and objects made while watched
+        self.ticks_at_pass = 0  # ... when the last pass ended
+        self.deadline = time.monotonic() + limits.get("seconds", 3600)
         self.watching = True
         self.paused = Paused(self)
         self.wanted: dict[tuple[int, int], frozenset[int]] = {}  # a loop's site -> iterations
@@ -225,8 +242,19 @@ class Recorder:
             if written is not None and written[operand] is not None:
                 v.site = places.span(*written[operand])
         self.ticks += 1
-        if not self.ticks & 0x3FFF:  # now and then, the line reached (for a run out of fuel)
-            self.progress(places.spans[v.site][0])
+        if not self.ticks & 0xFFF:
+            self.now_and_then(places.spans[v.site][0])
+
+    def now_and_then(self, line: int) -> None:
+        """Every few thousand values made: tell the host the line reached (for a run its fuel
+        ends), stop before the time the fuel stands for (so that what the program printed and
+        the graphs it made are kept), and stop watching a program that goes on making values
+        long past its last backward() (a decision boundary's grid): none of them can be drawn."""
+        self.progress(line)
+        if time.monotonic() > self.deadline:
+            raise OutOfTime(line)
+        if self.ticks - self.ticks_at_pass > self.limits["max_kept_nodes"] // 4:
+            self.watch(False)
 
     def backward(self, v: Value) -> None:
         if self.depth == 0:  # not inside a backward() of the program's own objects
@@ -250,6 +278,7 @@ class Recorder:
             return
         # a new graph: a training loop's next iteration names its values as this one did
         self.counters = dict(self.counters_before)
+        self.ticks_at_pass = self.ticks
         frame = self.places.innermost(caller) or caller
         line, column, _ = self.places.spans[self.places.site(frame)]
         site = (line, column)
@@ -425,6 +454,9 @@ class Recorder:
             ref, held = None, obj
         info = Info(ref, held, self.made_count, site, record, len(self.log), lifted)
         self.made_count += 1
+        self.ticks += 1
+        if not self.ticks & 0xFFF:
+            self.now_and_then(places.spans[site][0])
         self.objects[id(obj)] = info
         if len(self.objects) >= self.sweep_at:
             self._sweep()

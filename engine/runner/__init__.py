@@ -39,6 +39,7 @@ _INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 )
 MAX_NAME_CHARS = 100  # an input's name given in values
+FUEL_PER_SECOND = 2.7e9  # measured here: 2.4e9 to 3.2e9 a second (docs/benchmarks.md)
 MAX_RECORD_CHARS = 64 * 2**20  # the longest record of a run the host reads
 RECORDS_KEPT = 16  # runs kept, so that another iteration of a loop needs no run of its own
 
@@ -159,6 +160,9 @@ def _call(
                 "max_kept_nodes": MAX_KEPT_NODES,
                 "max_console_chars": MAX_CONSOLE_CHARS,
                 "max_iterations": MAX_ITERATIONS,
+                # the time the fuel stands for, a little before it: the guest stops there itself
+                # and keeps its record; the fuel is the bound that holds whatever runs
+                "seconds": 0.75 * (LIMITS.fuel if fuel is None else fuel) / FUEL_PER_SECOND,
             },
         }
     )

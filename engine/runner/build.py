@@ -88,6 +88,11 @@ def _locked(folder: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def is_built(folder: Path) -> bool:
+    """Whether ``folder`` holds this version's sandbox, built and compiled."""
+    return any(folder.glob(f"runner-{digest()}-*.cwasm"))
+
+
 def component(folder: Path) -> Path:
     """The component's .wasm file, built unless the cache has it."""
     path = folder / f"runner-{digest()}.wasm"

@@ -20,6 +20,14 @@ from engine.errors import GradstepError
 from engine.runner import build
 
 
+# the native stack a guest may use: CPython's own depth checks (RecursionError, and the
+# "trashcan" that frees a long chain of objects without recursing) must come before it, or a
+# program that builds a chain of 100,000 values ends with a trap as it is freed. It must stay
+# well inside a server thread's own stack (8 MB on Linux), and wasmtime keeps it under its async
+# stack (2 MB).
+WASM_STACK = 2 * 2**20 - 64 * 2**10
+
+
 class Exhausted(GradstepError):
     """The run used all its fuel (``kind`` limit): a request's later runs would too."""
 
@@ -42,6 +50,7 @@ class Sandbox:
             if self._ready is None:
                 config = wasmtime.Config()
                 config.consume_fuel = True
+                config.max_wasm_stack = WASM_STACK
                 engine = wasmtime.Engine(config)
                 key = f"w{wasmtime.__version__ if hasattr(wasmtime, '__version__') else ''}f1"
                 path = build.compiled(

@@ -11,7 +11,7 @@ from engine.trace import Node, Trace
 
 
 def traced(source: str) -> Trace:
-    return engine.trace(engine.parse(source))
+    return engine.trace(engine.run(source))
 
 
 def node(trace: Trace, name: str) -> Node:

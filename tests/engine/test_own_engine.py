@@ -11,11 +11,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from traces import rows, steps
 
-from engine import GradstepError, tracing
-from engine.language import OwnProgram, Program, parse
+from engine import GradstepError, run, trace
 from engine.trace import Trace
-from tests.traces import rows, steps
 
 LEARNERS = Path(__file__).parent / "learners"
 
@@ -33,8 +32,8 @@ TEXTS = [p for p in EXPECTED.PROGRAMS if not p["file"].startswith("mistakes/")]
 MISTAKES = EXPECTED.MISTAKES
 
 
-def traced(file: str, **kwargs: object) -> Trace:
-    return tracing.trace(parse((LEARNERS / file).read_text(), **kwargs))  # type: ignore[arg-type]
+def traced(file: str) -> Trace:
+    return trace(run((LEARNERS / file).read_text()))
 
 
 def named(t: Trace) -> dict[str, int]:
@@ -64,10 +63,10 @@ def test_each_text_draws_its_own_graph_with_its_own_grads(program: dict) -> None
 
 
 def test_microgrds_readme_from_its_own_backward() -> None:
-    program = parse((LEARNERS / "micrograd.py").read_text())
-    assert isinstance(program, OwnProgram) and program.output.cls.name == "Value"
+    program = run((LEARNERS / "micrograd.py").read_text())
+    assert program.graph.engine == "program" and program.graph.engine_class == "Value"
     assert [text for _, text in program.console] == ["24.7041", "138.8338", "645.5773"]
-    t = tracing.trace(program)
+    t = trace(program)
     ids = named(t)
     g = t.structure.output
     assert f"{t.numbers.data[g]:.4f}" == "24.7041"
@@ -144,7 +143,7 @@ def test_the_gradients_one_mistake_made_wrong_name_it_as_their_cause() -> None:
         .read_text()
         .replace("other.grad += self.data * out.grad", "other.grad += out.grad")
     )
-    causes = [f.cause for f in tracing.trace(parse(source)).numbers.findings]  # type: ignore[arg-type]
+    causes = [f.cause for f in trace(run(source)).numbers.findings]
     assert causes == [None, None], causes
 
 
@@ -158,10 +157,10 @@ def test_the_true_gradient_of_an_unknown_op_comes_from_their_own_forward() -> No
 
 def test_the_engine_switch_runs_gradsteps_value_in_place_of_theirs() -> None:
     source = (LEARNERS / "micrograd.py").read_text()
-    program = parse(source, engine="gradstep")
-    assert isinstance(program, Program)
+    program = run(source, engine="gradstep")
+    assert program.graph.engine == "gradstep"
     assert any("your class Value was left out" in n for n in program.notes)
-    t = tracing.trace(program)
+    t = trace(program)
     assert t.structure.engine == "gradstep"
     assert f"{t.numbers.grad[named(t)['a']]:.4f}" == "138.8338"
 
@@ -177,7 +176,7 @@ def test_a_class_without_a_gradient_is_told_what_is_missing() -> None:
         "a = N(1.0)\nb = a + a\n"
     )
     with pytest.raises(GradstepError, match="it has no gradient: an attribute named grad"):
-        tracing.trace(parse(source))
+        trace(run(source))
 
 
 def test_a_node_whose_number_is_named_x_is_nudged_for_its_true_gradient() -> None:
@@ -199,7 +198,7 @@ def test_a_node_whose_number_is_named_x_is_nudged_for_its_true_gradient() -> Non
         "        return out\n"
         "a = V(3.0)\nb = V(4.0)\nc = a * b\nc.grad = 1.0\nc._backward()\n"
     )
-    t = tracing.trace(parse(source))
+    t = trace(run(source))
     ids = named(t)
     assert t.numbers.true_grad[ids["a"]] == pytest.approx(4.0, rel=1e-6)
     assert t.numbers.findings == ()
@@ -246,7 +245,7 @@ z.backward()
 
 def test_a_step_run_twice_is_found_where_it_runs_again() -> None:
     # no visited set: r is listed twice, so r's step sends x its share twice (x.grad 28, true 16)
-    t = tracing.trace(parse(REPEATED))
+    t = trace(run(REPEATED))
     ids = named(t)
     (f,) = t.numbers.findings
     call = REPEATED.splitlines().index("            v._backward()") + 1  # the call that repeats
@@ -269,7 +268,7 @@ def test_two_writes_to_one_parent_are_judged_together_when_its_shares_are_not_to
         "        seen = set()\n        def build(v):\n            if v in seen:\n"
         "                return\n            seen.add(v)\n",
     )
-    t = tracing.trace(parse(visited))
+    t = trace(run(visited))
     assert t.numbers.findings == (), finding_lines(t)
     r_step = [s for s in steps(t, "backward") if s.title.endswith("r._backward() · line 17")]
     assert [row.split(" | ")[0] for row in rows(t, r_step[0])] == [

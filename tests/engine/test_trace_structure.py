@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_parse import LECTURE_NEURON
+from test_run import LECTURE_NEURON
 from traces import node, rows, shown, steps, text
 
 from app.lecture import LECTURE_MLP, MICROGRAD_README
