@@ -128,9 +128,10 @@ class Hooks:
     def bound(self, *args: Any) -> None:
         self.recorder.bound(*args)
 
-    def statement(self) -> None:
-        """A top-level loop begins: its iterations name their values from here alike."""
-        self.recorder.counters_before = dict(self.recorder.counters)
+    def top(self, line: int, loop: bool) -> None:
+        """A top-level statement begins: a loop run unwatched before it is over, and a loop's
+        iterations name their values from here alike."""
+        self.recorder.top(line, loop)
 
     def wrote_data(self, objects: tuple[object, ...], statement: tuple[int, ...]) -> None:
         recorder = self.recorder
@@ -280,10 +281,6 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
         for line, code, bound in prepared.pieces:
             recorder.places.forget()
             recorder.module = None
-            recorder.counters_before = dict(recorder.counters)
-            recorder.watch(True)  # a loop run unwatched is over: what comes next is watched
-            recorder.ticks_at_pass = recorder.ticks
-            progress(line)
             try:
                 exec(code, names)  # the learner's program, inside the sandbox
             except imports.TorchMissing as e:

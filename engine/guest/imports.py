@@ -55,6 +55,7 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def __init__(self, names: dict[str, Any], classes: set[type]) -> None:
         self.names = names
         self.classes = classes
+        self.made: list[str] = []  # the modules made for this run
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
@@ -72,6 +73,7 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         name = module.__name__
+        self.made.append(name)
         if name == "micrograd.engine":
             mine = self._own("Value")
             module.Value = mine if mine is not None else Value  # type: ignore[attr-defined]
@@ -88,15 +90,15 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install(names: dict[str, Any], classes: set[type]) -> Finder:
-    for name, module in STAND_INS.items():
-        sys.modules[name] = module
-    for name in [n for n in sys.modules if n.split(".")[0] in ("micrograd", "torch")]:
-        del sys.modules[name]
+    sys.modules.update(STAND_INS)
     finder = Finder(names, classes)
     sys.meta_path.insert(0, finder)
     return finder
 
 
 def uninstall(finder: Finder) -> None:
+    """The run's micrograd and torch are its own: the next run (the warm-up's) makes its own."""
     if finder in sys.meta_path:
         sys.meta_path.remove(finder)
+    for name in finder.made:
+        sys.modules.pop(name, None)

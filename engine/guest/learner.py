@@ -51,7 +51,9 @@ def uninstall() -> None:
 
 def watch(recorder: Recorder, cls: type) -> None:
     if any(op in k.__dict__ for k in cls.__mro__ for op in OPERATORS):  # an autograd engine
-        recorder.places.engine.update(_codes(cls.__dict__.values()))
+        codes = _codes(cls.__dict__.values())
+        recorder.places.codes.extend(codes)  # kept: their ids stand for them
+        recorder.places.engine.update(id(c) for c in codes)
     recorder.classes.add(cls)
     recorder.nameable.add(cls)
     inherited = any(getattr(base, MARK, False) for base in cls.__mro__[1:])

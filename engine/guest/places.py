@@ -50,8 +50,11 @@ class Places:
         self.lines = LINE_BREAK.split(source)
         self.spans: list[tuple[int, int, int]] = []  # (line, column, end column), 1-based
         self._ids: dict[tuple[int, int, int], int] = {}
-        self.sites: dict[CodeType, dict[int, int]] = {}
-        self._positions: dict[CodeType, list[tuple[int | None, ...]]] = {}
+        # by id(code): a code object hashes its whole bytecode, each time (a program's module is
+        # kilobytes of it); every code here is kept alive by the keys' owners (self.codes)
+        self.sites: dict[int, dict[int, int]] = {}
+        self._positions: dict[int, list[tuple[int | None, ...]]] = {}
+        self.codes: list[CodeType] = []
         # frames of the program seen, by id, with their call records (None: the top level)
         self._seen: dict[int, tuple[FrameType, CallRecord | None]] = {}
         self._seen_limit = 256
@@ -60,7 +63,7 @@ class Places:
         self.calls = 0
         # the code of a learner's engine class (its operator methods, their closures): its
         # frames are no calls of the program's, and a node's place is the line that called them
-        self.engine: set[CodeType] = set()
+        self.engine: set[int] = set()  # ids of the code (held by the class's methods)
 
     # Spans -------------------------------------------------------------------------------
 
@@ -91,18 +94,20 @@ class Places:
                 return self.span(1, 1, 2)
             frame = back
         code, lasti = frame.f_code, frame.f_lasti
-        by_code = self.sites.get(code)
+        by_code = self.sites.get(id(code))
         if by_code is None:
-            by_code = self.sites[code] = {}
+            by_code = self.sites[id(code)] = {}
+            self.codes.append(code)
         found = by_code.get(lasti)
         if found is None:
             found = by_code[lasti] = self._site(code, lasti, frame.f_lineno)
         return found
 
     def _site(self, code: CodeType, lasti: int, lineno: int | None) -> int:
-        positions = self._positions.get(code)
+        positions = self._positions.get(id(code))
         if positions is None:
-            positions = self._positions[code] = list(code.co_positions())
+            positions = self._positions[id(code)] = list(code.co_positions())
+            self.codes.append(code)
         k = lasti // 2
         line, end_line, col, end_col = positions[k] if 0 <= k < len(positions) else (None,) * 4
         if line is None or col is None:
@@ -162,7 +167,7 @@ class Places:
             if (
                 code.co_name != "<module>"
                 and code.co_name not in TRANSPARENT
-                and (code not in self.engine)
+                and (id(code) not in self.engine)
             ):
                 caller = f.f_back
                 while caller is not None and caller.f_code.co_filename != PROGRAM:
@@ -191,7 +196,9 @@ class Places:
     def outside_engine(self, frame: FrameType) -> FrameType:
         """The innermost frame of the program at or above ``frame`` that is not its engine's."""
         f: FrameType | None = frame
-        while f is not None and (f.f_code in self.engine or f.f_code.co_filename not in TRACKED):
+        while f is not None and (
+            id(f.f_code) in self.engine or f.f_code.co_filename not in TRACKED
+        ):
             f = f.f_back
         return f or frame
 

@@ -193,7 +193,7 @@ class Recorder:
         self.depth = 0  # backward() calls of the program's objects running
         self.hooking = True  # writes are watched (engine.guest.learner.set_hooks)
         self.hooks: list[tuple[type, Any, Any]] = []  # (class, its own __setattr__, the hook)
-        self.write_sites: dict[Any, dict[int, tuple[int, bool]]] = {}  # code -> lasti -> ...
+        self.write_sites: dict[int, dict[int, tuple[int, bool]]] = {}  # id(code) -> lasti -> ...
         self.passes: list[Pass] = []
         self.current: tuple[str, object] | None = None  # the last backward() or draw_dot()
         self.shown: object = None  # the last top-level expression's or assignment's value
@@ -206,6 +206,7 @@ class Recorder:
         self.ticks = 0  # values and objects made while watched
         self.ticks_at_pass = 0  # ... when the last pass ended
         self.deadline = time.monotonic() + limits.get("seconds", 3600)
+        self.told = 0.0  # when the host was last told the line reached
         self.watching = True
         self.paused = Paused(self)
         self.wanted: dict[tuple[int, int], frozenset[int]] = {}  # a loop's site -> iterations
@@ -234,7 +235,7 @@ class Recorder:
                     return  # made by gradstep itself (a free name's input)
                 frame = found
             v.call = places.enter(frame)
-        by_code = places.sites.get(frame.f_code)
+        by_code = places.sites.get(id(frame.f_code))
         site = by_code.get(frame.f_lasti) if by_code is not None else None
         v.site = site if site is not None else places.site(frame)
         if operand >= 0:  # a plain number an op lifted into a constant: where it is written
@@ -244,6 +245,21 @@ class Recorder:
         self.ticks += 1
         if not self.ticks & 0xFFF:
             self.now_and_then(places.spans[v.site][0])
+
+    def top(self, line: int, loop: bool) -> None:
+        """A top-level statement begins (engine.guest.source): what comes next is watched, and a
+        loop's iterations name their values alike. The host is told the line at every loop, and
+        otherwise at most every 50 ms (its calls cost more than a statement)."""
+        if not self.watching:
+            self.watch(True)
+        self.ticks_at_pass = self.ticks
+        self.module = None
+        if loop:
+            self.counters_before = dict(self.counters)
+        now = time.monotonic()
+        if loop or now - self.told > 0.05:
+            self.told = now
+            self.progress(line)
 
     def now_and_then(self, line: int) -> None:
         """Every few thousand values made: tell the host the line reached (for a run its fuel
@@ -442,7 +458,7 @@ class Recorder:
         """``obj`` of the program's classes is being made: number it, note where."""
         places = self.places
         frame = places.innermost(_getframe(2))  # register <- __init__ or __setattr__ <- the maker
-        lifted = frame is not None and frame.f_code in places.engine
+        lifted = frame is not None and id(frame.f_code) in places.engine
         if frame is not None:  # where the program made it: the line that called the engine
             frame = places.outside_engine(frame)
         record = places.enter(frame) if frame is not None else None
@@ -482,7 +498,7 @@ class Recorder:
         """A number written to an attribute of one of the program's objects."""
         log = self.log
         code = frame.f_code
-        by_code = self.write_sites.get(code)
+        by_code = self.write_sites.get(id(code))
         found = by_code.get(frame.f_lasti) if by_code is not None else None
         if found is None:
             user = self.places.innermost(frame)
@@ -490,7 +506,8 @@ class Recorder:
                 self.statement_of(user) if user is not None else (self.places.span(1, 1, 2), False)
             )
             if by_code is None:
-                by_code = self.write_sites[code] = {}
+                by_code = self.write_sites[id(code)] = {}
+                self.places.codes.append(code)
             by_code[frame.f_lasti] = found
         span, augmented = found
         log.obj.append(info.index)

@@ -92,17 +92,17 @@ def prepare(source: str, engine: str, plain: bool = False) -> Prepared:
         out.notes.append(
             f"your class {out.switched} was left out: gradstep's own Value built this graph"
         )
-    out.typed = not plain and not _makes_values(tree)
+    facts = _Facts(tree)  # one walk of the tree: what every rewrite below needs to know
+    out.typed = not plain and not facts.makes_values and out.switched is None
     if out.typed:
-        out.free = _free_names(tree)
-        _Inputs(_range_names(tree)).visit(tree)
+        out.free = facts.free()
+        _Inputs(facts.counted).visit(tree)
     if not plain:  # a plain run (a benchmark's) is the program as written
         hooks = _Hooks(LINE_BREAK.split(text))
-        out.operands = hooks.operands(tree)
-        hooks.run(tree)
+        out.operands = hooks.operands(facts.operations)
+        hooks.run(tree, facts.drawings)
         out.statements = hooks.statements
-    ast.fix_missing_locations(tree)
-    out.pieces = _pieces(tree, text)
+    out.pieces = _pieces(tree, text, facts.bound)
     return out
 
 
@@ -148,8 +148,9 @@ def _without_class(body: list[ast.stmt], name: str) -> list[ast.stmt]:
     kept: list[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == name:
-            stand_in = ast.parse(f"{name} = {HOOK}.Value").body[0]
-            kept.append(ast.copy_location(stand_in, stmt))
+            at = _At(stmt)
+            stand_in = ast.Assign([at.name(name, ast.Store())], at.hook("Value"), **at.where)
+            kept.append(stand_in)
         elif isinstance(stmt, ast.Assign) and any(
             isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == name
             for t in stmt.targets
@@ -160,73 +161,93 @@ def _without_class(body: list[ast.stmt], name: str) -> list[ast.stmt]:
     return kept
 
 
-def _makes_values(tree: ast.Module) -> bool:
-    """Does the program make values itself: calls Value(...), imports micrograd, or defines a
-    class with operator methods?"""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "Value":
-                return True
-        elif isinstance(node, ast.ImportFrom):
-            if (node.module or "").split(".")[0] == "micrograd":
-                return True
-        elif isinstance(node, ast.Import):
-            if any(a.name.split(".")[0] == "micrograd" for a in node.names):
-                return True
-        elif isinstance(node, ast.FunctionDef) and node.name in OPERATORS:
-            return True
-        elif isinstance(node, ast.Attribute) and node.attr in OPERATORS:
-            return True
-    return False
+class _Facts:
+    """What the rewrites need to know of the tree, found in one walk of it (walking a tree is
+    the costly part of reading a program in the sandbox): whether the program makes values, the
+    names it binds and reads, the names it counts with, its operations with numbers written out,
+    its calls of draw_dot, and the names each top-level statement binds."""
 
+    def __init__(self, tree: ast.Module) -> None:
+        self.makes_values = False
+        self.stored: set[str] = set()
+        self.loads: list[ast.Name] = []
+        self.counted: set[str] = set()  # range(n): a typed example's n stays a whole number
+        self.operations: list[tuple[ast.expr, tuple[ast.expr, ...]]] = []
+        self.drawings: list[ast.Call] = []
+        self.bound: dict[int, set[str]] = {}  # id(top-level statement) -> the names it binds
+        for stmt in tree.body:
+            bound = self.bound[id(stmt)] = set()
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(stmt.name)
+            stack: list[ast.AST] = [stmt]
+            while stack:
+                node = stack.pop()
+                self._see(node, bound)
+                for name in node._fields:
+                    child = getattr(node, name, None)
+                    if isinstance(child, list):
+                        stack.extend(c for c in child if isinstance(c, ast.AST))
+                    elif isinstance(child, ast.AST):
+                        stack.append(child)
 
-def _stored_names(tree: ast.Module) -> set[str]:
-    """Every name the program binds anywhere: assignments, definitions, parameters, imports."""
-    stored: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            stored.add(node.id)
+    def _see(self, node: ast.AST, bound: set[str]) -> None:
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                self.loads.append(node)
+            else:
+                self.stored.add(node.id)
+                bound.add(node.id)
+        elif isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                if f.id == "Value":
+                    self.makes_values = True
+                elif f.id == "draw_dot":
+                    self.drawings.append(node)
+                elif f.id == "range":
+                    self.counted.update(a.id for a in node.args if isinstance(a, ast.Name))
+            if len(node.args) == 1 and _numeric(node.args[0]):
+                self.operations.append((node, (node.args[0],)))
+        elif isinstance(node, ast.BinOp):
+            if _numeric(node.left) or _numeric(node.right):
+                self.operations.append((node, (node.left, node.right)))
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            stored.add(node.name)
+            self.stored.add(node.name)
+            self.makes_values = self.makes_values or node.name in OPERATORS
+        elif isinstance(node, ast.Attribute):
+            self.makes_values = self.makes_values or node.attr in OPERATORS
         elif isinstance(node, ast.arg):
-            stored.add(node.arg)
+            self.stored.add(node.arg)
         elif isinstance(node, ast.alias):
-            stored.add((node.asname or node.name).split(".")[0])
+            name = (node.asname or node.name).split(".")[0]
+            self.stored.add(name)
+            bound.add(name)
+        elif isinstance(node, ast.ImportFrom):
+            self.makes_values = (
+                self.makes_values or (node.module or "").split(".")[0] == "micrograd"
+            )
+        elif isinstance(node, ast.Import):
+            self.makes_values = self.makes_values or any(
+                a.name.split(".")[0] == "micrograd" for a in node.names
+            )
         elif isinstance(node, ast.Global | ast.Nonlocal):
-            stored.update(node.names)
+            self.stored.update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            stored.add(node.name)
+            self.stored.add(node.name)
         elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            stored.add(node.name)
+            self.stored.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
-            stored.add(node.rest)
-    return stored
+            self.stored.add(node.rest)
 
-
-def _free_names(tree: ast.Module) -> list[tuple[str, int, int, int]]:
-    """Names a typed example reads but never binds (``y = w * x + b``): the request's values
-    give them, in the order they first appear."""
-    stored = _stored_names(tree)
-    free: dict[str, tuple[str, int, int, int]] = {}
-    loads = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in stored
-    ]
-    for n in sorted(loads, key=lambda n: (n.lineno, n.col_offset)):
-        if n.id not in BUILTIN_NAMES and n.id not in free:
-            free[n.id] = (n.id, n.lineno, n.col_offset, n.end_col_offset or n.col_offset + 1)
-    return list(free.values())
-
-
-def _range_names(tree: ast.Module) -> set[str]:
-    """Names a typed example counts with (``range(n)``): they stay whole numbers."""
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "range":
-                out.update(a.id for a in node.args if isinstance(a, ast.Name))
-    return out
+    def free(self) -> list[tuple[str, int, int, int]]:
+        """Names a typed example reads but never binds (``y = w * x + b``): the request's
+        values give them, in the order they first appear."""
+        free: dict[str, tuple[str, int, int, int]] = {}
+        loads = sorted(self.loads, key=lambda n: (n.lineno, n.col_offset))
+        for n in loads:
+            if n.id not in self.stored and n.id not in BUILTIN_NAMES and n.id not in free:
+                free[n.id] = (n.id, n.lineno, n.col_offset, n.end_col_offset or n.col_offset + 1)
+        return list(free.values())
 
 
 def _numeric(e: ast.expr) -> bool:
@@ -282,12 +303,8 @@ class _Inputs(ast.NodeTransformer):
     def _input(self, name: str, value: ast.expr) -> ast.expr:
         if name in self.counted or not _numeric(value):
             return value
-        call = ast.Call(
-            ast.Attribute(ast.Name(HOOK, ast.Load()), "number", ast.Load()),
-            [ast.Constant(name), value],
-            [],
-        )
-        return ast.copy_location(call, value)
+        at = _At(value)
+        return at.call("number", at.const(name), value)
 
 
 class _Hooks:
@@ -313,34 +330,26 @@ class _Hooks:
             end = len(self.lines[line - 1].rstrip()) + 1
         return line, start, max(end, start + 1)
 
-    def operands(self, tree: ast.Module) -> dict[tuple[int, int, int], tuple[Any, ...]]:
-        out: dict[tuple[int, int, int], tuple[Any, ...]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.BinOp):
-                parts: tuple[ast.expr, ...] = (node.left, node.right)
-            elif isinstance(node, ast.Call) and len(node.args) == 1:
-                parts = (node.args[0],)
-            else:
-                continue
-            if any(_numeric(p) for p in parts):
-                out[self.span(node)] = tuple(self.span(p) if _numeric(p) else None for p in parts)
-        return out
+    def operands(
+        self, operations: list[tuple[ast.expr, tuple[ast.expr, ...]]]
+    ) -> dict[tuple[int, int, int], tuple[Any, ...]]:
+        return {
+            self.span(node): tuple(self.span(p) if _numeric(p) else None for p in parts)
+            for node, parts in operations
+        }
 
-    def run(self, tree: ast.Module) -> None:
+    def run(self, tree: ast.Module, drawings: list[ast.Call]) -> None:
         tree.body = self._block(tree.body, top=True, loop=False)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id == "draw_dot":  # draw_dot(x) -> __gradstep__.drawing(draw_dot)(x)
-                    node.func = ast.copy_location(
-                        ast.Call(_hook("drawing"), [node.func], []), node.func
-                    )
+        for node in drawings:  # draw_dot(x) -> __gradstep__.drawing(draw_dot)(x)
+            node.func = _At(node.func).call("drawing", node.func)
 
     def _block(self, body: list[ast.stmt], top: bool, loop: bool) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for stmt in body:
-            if top and not loop and isinstance(stmt, ast.For | ast.While):
-                begins = ast.Expr(ast.Call(_hook("statement"), [], []))
-                out.append(ast.copy_location(begins, stmt))
+            if top and not loop:  # a top-level statement begins: __gradstep__.top(line, loop)
+                is_loop = isinstance(stmt, ast.For | ast.AsyncFor | ast.While)
+                at = _At(stmt)
+                out.append(at.expr(at.call("top", at.const(stmt.lineno), at.const(is_loop))))
             out.append(stmt)
             self._inside(stmt, top, loop)
             after = self._after(stmt, top, loop)
@@ -379,12 +388,12 @@ class _Hooks:
         elif isinstance(stmt, ast.AugAssign | ast.AnnAssign) and stmt.value is not None:
             targets = [stmt.target]
         elif isinstance(stmt, ast.Expr) and top:
-            stmt.value = ast.copy_location(ast.Call(_hook("shown"), [stmt.value], []), stmt.value)
+            stmt.value = _At(stmt.value).call("shown", stmt.value)
             return None
         elif isinstance(stmt, ast.FunctionDef) and top and stmt.name == "backward":
-            call = ast.Call(_hook("backward_function"), [ast.Name(stmt.name, ast.Load())], [])
-            assign = ast.Assign([ast.Name(stmt.name, ast.Store())], call)
-            return ast.copy_location(assign, stmt)
+            at = _At(stmt)
+            call = at.call("backward_function", at.name(stmt.name))
+            return ast.Assign([at.name(stmt.name, ast.Store())], call, **at.where)
         else:
             return None
         first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
@@ -409,25 +418,42 @@ class _Hooks:
         if not names and not data:
             return None
         last_end = self.chars(last, stmt.end_col_offset or 0) + 1
-        span = ast.Tuple([ast.Constant(x) for x in (first, start, last, last_end)], ast.Load())
+        at = _At(stmt)
+        span = at.tuple(*(at.const(x) for x in (first, start, last, last_end)))
         if names:
-            loads = ast.Tuple([ast.Name(n, ast.Load()) for n in names], ast.Load())
-            args: list[ast.expr] = [
-                ast.Tuple([ast.Constant(n) for n in names], ast.Load()),
-                loads,
-                ast.Constant(top),
-                ast.Constant(loop),
-                span,
-            ]
-            call = ast.Call(_hook("bound"), args, [])
+            strings = at.tuple(*(at.const(n) for n in names))
+            loads = at.tuple(*(at.name(n) for n in names))
+            call = at.call("bound", strings, loads, at.const(top), at.const(loop), span)
         else:
-            objects = ast.Tuple([_load(d) for d in data], ast.Load())
-            call = ast.Call(_hook("wrote_data"), [objects, span], [])
-        return ast.copy_location(ast.Expr(call), stmt)
+            call = at.call("wrote_data", at.tuple(*(_load(d, at) for d in data)), span)
+        return at.expr(call)
 
 
-def _hook(name: str) -> ast.Attribute:
-    return ast.Attribute(ast.Name(HOOK, ast.Load()), name, ast.Load())
+class _At:
+    """Nodes the rewrite makes, each made at the place of what it stands beside (``like``), so
+    that CPython's errors and positions stay the learner's."""
+
+    def __init__(self, like: ast.AST) -> None:
+        self.where = {k: getattr(like, k) for k in ("lineno", "col_offset", "end_lineno",
+                                                    "end_col_offset")}  # fmt: skip
+
+    def name(self, name: str, ctx: ast.expr_context | None = None) -> ast.Name:
+        return ast.Name(name, ctx or ast.Load(), **self.where)
+
+    def const(self, value: str | int | float | None) -> ast.Constant:
+        return ast.Constant(value, **self.where)
+
+    def tuple(self, *items: ast.expr) -> ast.Tuple:
+        return ast.Tuple(list(items), ast.Load(), **self.where)
+
+    def hook(self, name: str) -> ast.Attribute:
+        return ast.Attribute(self.name(HOOK), name, ast.Load(), **self.where)
+
+    def call(self, hook: str, *args: ast.expr) -> ast.Call:
+        return ast.Call(self.hook(hook), list(args), [], **self.where)
+
+    def expr(self, value: ast.expr) -> ast.Expr:
+        return ast.Expr(value, **self.where)
 
 
 def _pure(e: ast.expr) -> bool:
@@ -437,21 +463,26 @@ def _pure(e: ast.expr) -> bool:
     return isinstance(e, ast.Name)
 
 
-def _load(e: ast.expr) -> ast.expr:
+def _load(e: ast.expr, at: _At) -> ast.expr:
     if isinstance(e, ast.Name):
-        return ast.Name(e.id, ast.Load())
+        return at.name(e.id)
     assert isinstance(e, ast.Attribute)
-    return ast.Attribute(_load(e.value), e.attr, ast.Load())
+    return ast.Attribute(_load(e.value, at), e.attr, ast.Load(), **at.where)
 
 
-def _pieces(tree: ast.Module, text: str) -> list[tuple[int, CodeType, frozenset[str]]]:
+def _pieces(
+    tree: ast.Module, text: str, bound: dict[int, set[str]]
+) -> list[tuple[int, CodeType, frozenset[str]]]:
     """The program as pieces run one after another: a cell each when the text marks its cells
-    (``# %%``), else a top-level statement each. A piece that needs torch is skipped, and the
-    next runs; any other error stops the program, as in CPython."""
+    (``# %%``), else a top-level statement each when it mentions torch, else the whole. A piece
+    that needs torch is skipped, and the next runs; any other error stops the program, as in
+    CPython."""
     lines = text.split("\n")
     starts = [i + 1 for i, line in enumerate(lines) if CELL.match(line)]
     groups: list[list[ast.stmt]] = []
-    if starts:
+    if not starts and "torch" not in text:  # one piece: compiling each statement apart is slow
+        groups = [tree.body] if tree.body else []
+    elif starts:
         bounds = [*starts[1:], len(lines) + 1]
         current: list[ast.stmt] = []
         b = 0
@@ -465,36 +496,29 @@ def _pieces(tree: ast.Module, text: str) -> list[tuple[int, CodeType, frozenset[
             groups.append(current)
     else:
         groups = [[s] for s in tree.body]
-    # statements the rewrite added belong with the one before them
+    # a statement the rewrite added belongs with the learner's it stands beside: top() with the
+    # one after it, the others with the one before
     merged: list[list[ast.stmt]] = []
+    waiting: list[ast.stmt] = []
     for g in groups:
-        if merged and _added(g[0]):
+        if len(g) == 1 and _added(g[0]) and _is_top(g[0]):
+            waiting.extend(g)
+        elif merged and _added(g[0]) and not waiting:
             merged[-1].extend(g)
         else:
-            merged.append(g)
+            merged.append([*waiting, *g])
+            waiting = []
+    if waiting:
+        merged.append(waiting)
     flags = 0
     pieces: list[tuple[int, CodeType, frozenset[str]]] = []
     for g in merged:
         module = ast.Module(body=g, type_ignores=[])
         code = compile(module, "<program>", "exec", flags=flags, dont_inherit=True)
         flags |= _future_flags(g)
-        pieces.append((g[0].lineno, code, frozenset(_bound(g))))
+        names = frozenset(name for stmt in g for name in bound.get(id(stmt), ()))
+        pieces.append((g[0].lineno, code, names))
     return pieces
-
-
-def _bound(stmts: list[ast.stmt]) -> set[str]:
-    """The names top-level statements bind (not those inside their functions and classes)."""
-    out: set[str] = set()
-    for stmt in stmts:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            out.add(stmt.name)
-            continue
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                out.add(node.id)
-            elif isinstance(node, ast.alias):
-                out.add((node.asname or node.name).split(".")[0])
-    return out
 
 
 def _added(stmt: ast.stmt) -> bool:
@@ -505,6 +529,15 @@ def _added(stmt: ast.stmt) -> bool:
         and isinstance(value.func, ast.Attribute)
         and isinstance(value.func.value, ast.Name)
         and value.func.value.id == HOOK
+    )
+
+
+def _is_top(stmt: ast.stmt) -> bool:
+    value = stmt.value if isinstance(stmt, ast.Expr) else None
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and (value.func.attr == "top")
     )
 
 

@@ -19,7 +19,6 @@ from wasmtime import component
 from engine.errors import GradstepError
 from engine.runner import build
 
-
 # the native stack a guest may use: CPython's own depth checks (RecursionError, and the
 # "trashcan" that frees a long chain of objects without recursing) must come before it, or a
 # program that builds a chain of 100,000 values ends with a trap as it is freed. It must stay

@@ -145,7 +145,11 @@ total = sum(gen(4)) ^ 1
 print(total, [*range(3)], f"{math.pi:.3f}")
 """
     program = run(source)
-    assert [t for _, t in program.console] == ["caught division by zero", "4.0", "7 [0, 1, 2] 3.142"]
+    assert [t for _, t in program.console] == [
+        "caught division by zero",
+        "4.0",
+        "7 [0, 1, 2] 3.142",
+    ]
 
 
 def test_a_program_with_no_value_to_draw_runs_and_says_so() -> None:
@@ -227,9 +231,8 @@ def test_values_do_not_change_the_structure() -> None:
 
 
 def test_a_graph_too_large_to_keep_is_a_clean_error() -> None:
-    source = "x = Value(1.0)\nfor i in range(%d):\n    x = x * 1 - 0\nx.backward()\n" % (
-        MAX_NODES // 4 + 1
-    )
+    times = MAX_NODES // 4 + 1
+    source = f"x = Value(1.0)\nfor i in range({times}):\n    x = x * 1 - 0\nx.backward()\n"
     with pytest.raises(GradstepError) as err:
         run(source)
     assert err.value.kind == "limit"

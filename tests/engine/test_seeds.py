@@ -56,6 +56,7 @@ def test_seed001_prints_what_cpython_prints_but_its_pytorch_cell() -> None:
     # its text drawing of a graph walks a set: those lines come in any order, in their place
     drawing = [i for i, line in enumerate(want) if line.startswith(" ") and "──" in line]
     assert len(drawing) == 4 and len(lines) == len(want)
+
     def node(line: str) -> str:  # a line of the drawing without its branches, which the order moves
         return line.lstrip(" │├└─")
 
@@ -69,7 +70,7 @@ def test_seed001_prints_what_cpython_prints_but_its_pytorch_cell() -> None:
 
 def test_seed001s_training_loop_is_drawn_by_iteration_with_its_own_engine() -> None:
     source = (SEEDS / "seed001.py").read_text()
-    loop = source[: source.index("print(f\"Epoch")] + "    pass\n"  # up to the loop's print
+    loop = source[: source.index('print(f"Epoch')] + "    pass\n"  # up to the loop's print
     first, last = run(loop), run(loop, iteration=99)
     assert first.iteration == 0 and last.iteration == 99 and len(first.losses) == 100
     for program in (first, last):
