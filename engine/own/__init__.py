@@ -29,6 +29,8 @@ def study(program: Program) -> Study:
     g = program.graph
     walk = last_pass(g)
     found = truth(g, _rerun(program))
+    if not walk.steps:  # no backward pass ran on this graph: there is nothing to find fault with
+        return Study(walk, found, (), ())
     replay = find(walk, g.grad, found, g.output, g.backward_def)
     return Study(walk, found, _kept(replay.findings, g), replay.expected)
 

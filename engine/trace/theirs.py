@@ -40,6 +40,10 @@ from engine.trace.structure import Built
 from engine.trace.walk import Walk
 
 _NUMBER = re.compile(r"\{(\w+|=)\}")
+NO_PASS = (
+    "no backward pass ran on this graph: its gradients are shown as your engine left them, "
+    "beside the true ones"
+)
 _NO_REFS = notation.LineRefs(("", 0), ("", 0), ("", 0), ("", 0), ("", 0))  # rule text only
 
 
@@ -112,7 +116,7 @@ def build(program: Program, shape: Outline, s: Study) -> Built:
         steps=(*forward, *backward),
         slots="".join(slots.kinds),
         inputs=inputs,
-        notes=program.notes,
+        notes=program.notes if s.walk.steps else (*program.notes, NO_PASS),
     )
     return Built(structure, empty, tuple(slots.recipes), (), ())
 
