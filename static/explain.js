@@ -45,7 +45,8 @@ export function explanationRows(model, entry, decimals) {
 
 /** The explanation panel's content: a title line and the rows. */
 export function explanationContent(model, entry, decimals) {
-  if (!model || !entry) return [el("p", { class: "hint", text: "Run a program to see its graph." })];
+  if (!model) return [el("p", { class: "hint", text: "Run a program to see its graph." })];
+  if (!entry) return [el("p", { class: "hint", text: "Nothing to step through: the program made no values." })];
   const out = [el("p", { class: "step-title", text: stepTitle(model, entry) })];
   for (const row of explanationRows(model, entry, decimals)) {
     out.push(el("p", { class: "line" }, ...row.map((cell) => el("span", { class: cell.class, text: cell.text }))));
@@ -55,6 +56,7 @@ export function explanationContent(model, entry, decimals) {
 
 /** The same explanation as one text, for screen readers and the embed's host page. */
 export function narration(model, entry, decimals) {
+  if (!model || !entry) return "";
   const rows = explanationRows(model, entry, decimals).map((row) => row.map((c) => c.text).join("   "));
   return [stepTitle(model, entry), ...rows].join("\n");
 }

@@ -75,7 +75,7 @@ export function createStepper(root, options = {}) {
       if (scrubber.value !== String(at)) scrubber.value = String(at);
     }
     const steps = model ? stepCount(model, state.phase) : 0;
-    let where = model ? `${state.phase} ${state.step + 1}/${steps}` : "–";
+    let where = model && steps > 0 ? `${state.phase} ${state.step + 1}/${steps}` : "–";
     if (model && state.phase === "update") where = "update";
     if (part("position")) part("position").textContent = where;
     scrubber?.setAttribute("aria-valuetext", where);
@@ -91,6 +91,7 @@ export function createStepper(root, options = {}) {
     part("phase-backward")?.setAttribute("aria-pressed", String(state.phase === "backward"));
     const play = part("play");
     if (play) {
+      play.disabled = !model || total === 0;
       play.classList.toggle("playing", state.playing);
       play.setAttribute("aria-label", state.playing ? "Pause (Space)" : "Play (Space)");
     }

@@ -81,6 +81,8 @@ def choose_rankdir(
     graph's ranks (longest path from the inputs) and the size of what each rank holds, as
     Graphviz will place them."""
     aspect = aspect if aspect and 0.1 < aspect < 10 else SLIDE_ASPECT
+    if not graph.nodes:  # a program that made no value to draw
+        return "LR"
     units = fold.units if fold else tuple(f"n{n.id}" for n in graph.nodes)
     rank = dict.fromkeys(units, 0)
     constants = {f"n{n.id}" for n in graph.nodes if n.kind == "constant"}
