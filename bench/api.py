@@ -3,7 +3,7 @@
 1. Graphviz alone on a program's DOT (dot: a new ``dot`` process, start-up included, as
    the target was set; wasm: a warm worker), the same from a spare ``dot`` started ahead as
    the server keeps one (app/draw/layout/dot_backend.py), and the whole request over loopback
-   to a uvicorn process (HTTP, parse, trace, DOT, layout, SVG texts, JSON) with the layout not
+   to a uvicorn process (HTTP, the run, trace, DOT, layout, SVG texts, JSON) with the layout not
    cached
    (cold: a renamed input makes a new structure each time), and a value-only change (warm: the
    cached layout is reused, and, as the page does, the client names the layout it shows, so
@@ -52,7 +52,9 @@ from app.presets import MICROGRAD_README, PRESETS  # noqa: E402
 MLP = "MLP(2,[16,16,1])"
 # the presets a value change can be timed on (the lecture's MLP and demo keep their inputs
 # inside calls, so no slider moves them), and the 979-value MLP written out flat
-PROGRAMS = {p.id: p.source for p in PRESETS if engine.parse(p.source).inputs} | {MLP: mlp_source()}
+PROGRAMS = {p.id: p.source for p in PRESETS if engine.run(p.source).graph.inputs} | {
+    MLP: mlp_source()
+}
 
 
 def latency(
@@ -92,7 +94,7 @@ def program_rounds(
     variants = [renamed(source, knob, i) for i in range(repeat + 1)]
     dots = []
     for variant in variants:
-        structure = engine.trace(engine.parse(variant)).structure
+        structure = engine.trace(engine.run(variant)).structure
         dots.append(dot_source(structure, choose_rankdir(structure)))
 
     fresh = DotRunner()  # never asked to keep a spare: a new dot process for every graph

@@ -40,7 +40,7 @@ def main() -> None:
             svg = client.post("/api/graph", json={"source": source}).json()["svg"]
             svg = re.sub(r"<style>.*?</style>", "", svg, flags=re.S)
             scale = fit_scale(svg, 8192)
-            dot = dot_source(engine.trace(engine.parse(source)), "LR")
+            dot = dot_source(engine.trace(engine.run(source)), "LR")
             dpi = str(72 * PT_TO_PX * scale)  # the same pixels per point as resvg's picture
             pictures = interleaved(
                 {

@@ -57,7 +57,7 @@ BAD = [
     {"source": "a = 2.0", "values": {"a": "x"}},
     {"source": "x" * 25_000},
 ]
-INPUTS = {p.id: list(engine.parse(p.source).inputs) for p in PRESETS}
+INPUTS = {p.id: list(engine.run(p.source).graph.inputs) for p in PRESETS}
 
 
 def random_values(preset_id: str, rnd: random.Random) -> dict[str, float]:

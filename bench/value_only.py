@@ -4,7 +4,7 @@ by side with another checkout's server in one run, and where this server's time 
 1. the request: a server asked for a new value of one input, naming the layout it shows and
    the structure it holds (docs/api.md): this server answers the numbers alone; a server of
    an older checkout (``--baseline``) answers what it answers, asked the way it was asked;
-2. the server's work piece by piece, in this process: the program run again (parse), its
+2. the server's work piece by piece, in this process: the program run again (in the sandbox), its
    outline, the structure's key (the structure itself is kept), the drawing's fold, DOT and
    digest (the layout is cached), the numbers, and the answer's JSON.
 
@@ -106,7 +106,7 @@ def pieces(source: str, knob: str, repeat: int) -> None:
     layout = Layout(LayoutSettings(timeout=60))
     try:
         drawn = draw(layout, source, {knob: 0.25})
-        program = engine.parse(source, {knob: 0.5})
+        program = engine.run(source, {knob: 0.5})
         outline = engine.outline(program)
         built = build(program, outline)
         clock = iter(range(10**6))
@@ -115,7 +115,7 @@ def pieces(source: str, knob: str, repeat: int) -> None:
             return {knob: next(clock) / 1e4}
 
         runs: dict[str, Callable[[], object]] = {
-            "parse (the program run again)": lambda: engine.parse(source, new_value()),
+            "run (the program run again, in the sandbox)": lambda: engine.run(source, new_value()),
             "outline (ids, names)": lambda: engine.outline(program),
             "the structure's key": lambda: key(program, outline),
             "fold, DOT": lambda: _drawing(outline, "auto", None, parse_fold(None)),

@@ -9,7 +9,7 @@ import engine
 
 
 def first_input(source: str) -> str:
-    return next(iter(engine.parse(source).inputs))
+    return next(iter(engine.run(source).graph.inputs))
 
 
 def renamed(source: str, name: str, i: int) -> str:
