@@ -71,8 +71,8 @@ def backward(root: N) -> list[N]:
     order = topological_order(root)
     computed = [node for node in order if node.op is not None]
     for node in computed:
-        node.grad = 0.0
-    root.grad += 1.0
+        node.grad = 0
+    root.grad += 1  # micrograd's seed is the int 1 too: its repr shows grad=1
     for node in reversed(computed):
         g = node.grad
         # an op has an operand a, and a second one b or not (engine.ops)

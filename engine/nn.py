@@ -26,7 +26,7 @@ class Module:
 
     def zero_grad(self) -> None:
         for p in self.parameters():
-            p.grad = 0.0
+            p.grad = 0
 
 
 class Neuron(Module):

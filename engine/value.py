@@ -48,7 +48,7 @@ class Value:
 
     def __init__(self, data: float, label: str | None = None) -> None:
         self.data = _as_float(data)
-        self.grad = 0.0
+        self.grad: float = 0  # an int until a pass writes it, as micrograd's (its repr shows 0)
         self.label = label
         self.op: Op | None = None
         self.a: Value | None = None  # the first operand (None: a leaf)
@@ -140,7 +140,7 @@ class Value:
     def zero_grad(self) -> None:
         """Reset the grad of every value this one was computed from, itself included."""
         for node in graph.topological_order(self):
-            node.grad = 0.0
+            node.grad = 0
 
 
 class Observer(Protocol):
@@ -211,7 +211,7 @@ def _result(
     """A new value, made without ``__init__``'s checks (``out`` is a finite float)."""
     v = _new(Value)
     v.data = out
-    v.grad = 0.0
+    v.grad = 0
     v.label = None
     v.op = op
     v.a = a

@@ -210,7 +210,7 @@ def test_micrograd_noise_is_understood() -> None:
     )
     program = run(source)
     assert names(program)[-1] == "y"
-    assert program.console == ((8, "Value(data=4.0, grad=0.0)"),)  # micrograd's repr
+    assert program.console == ((8, "Value(data=4.0, grad=0)"),)  # micrograd's repr, its int 0
 
 
 def test_an_unassigned_value_keeps_its_label() -> None:

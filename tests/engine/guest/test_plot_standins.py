@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,8 +18,6 @@ import pytest
 from engine.guest.modules import graphviz
 from engine.guest.modules.matplotlib import cm, patches
 from engine.guest.modules.matplotlib import pyplot as plt
-
-SKLEARN_VENV = Path("/tmp/sklvenv")
 
 
 @pytest.fixture(autouse=True)
@@ -420,18 +417,8 @@ print(json.dumps([call(case) for case in json.load(sys.stdin)]))
 
 @pytest.fixture(scope="module")
 def sklearn_python() -> Path:
-    """A throwaway venv with the real scikit-learn, made once if missing."""
-    python = SKLEARN_VENV / "bin" / "python"
-    check = [str(python), "-c", "import sklearn, numpy"]
-    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
-        return python
-    try:
-        subprocess.run([sys.executable, "-m", "venv", str(SKLEARN_VENV)], check=True, timeout=120)
-        install = [str(python), "-m", "pip", "install", "-q", "scikit-learn", "numpy"]
-        subprocess.run(install, check=True, timeout=900, env={**os.environ, "PIP_NO_INPUT": "1"})
-    except (subprocess.SubprocessError, OSError) as error:
-        pytest.skip(f"cannot make {SKLEARN_VENV} with scikit-learn to compare with: {error}")
-    return python
+    """The tests' own interpreter: scikit-learn is one of the test extras (pyproject.toml)."""
+    return Path(sys.executable)
 
 
 def test_make_moons_circles_blobs_equal_scikit_learn(sklearn_python: Path) -> None:
