@@ -279,14 +279,15 @@ def apply(op: Op, operands: tuple[Value | float, ...]) -> Value:
 
 
 def arrays(order: list[Value]) -> dict[str, list[Any]]:
-    """The values of ``order`` (a topological order) as plain lists, a node each: what a graph's
-    record holds of gradstep's values (engine.program.Graph)."""
+    """The values of ``order`` (a topological order) as plain lists, a node each (``locals``:
+    every node's local derivatives in turn, one per operand): what a graph's record holds of
+    gradstep's values (engine.program.Graph)."""
     ids = {id(v): i for i, v in enumerate(order)}
     parents: list[list[int]] = []
     ops: list[str | None] = []
     data: list[float] = []
     grad: list[float] = []
-    local: list[list[float]] = []
+    local: list[float] = []
     constant: list[int] = []
     names: list[str | None] = []
     labels: list[str | None] = []
@@ -294,13 +295,12 @@ def arrays(order: list[Value]) -> dict[str, list[Any]]:
         a, b, op = v.a, v.b, v.op
         if a is None:
             parents.append([])
-            local.append([])
         elif b is None:
             parents.append([ids[id(a)]])
-            local.append([v.da])
+            local.append(v.da)
         else:
             parents.append([ids[id(a)], ids[id(b)]])
-            local.append([v.da, v.db])
+            local += (v.da, v.db)
         ops.append(op.name if op is not None else None)
         data.append(v.data)
         grad.append(v.grad)

@@ -136,7 +136,7 @@ class Hooks:
     def wrote_data(self, objects: tuple[object, ...], statement: tuple[int, ...]) -> None:
         recorder = self.recorder
         last = recorder.passes[-1] if recorder.passes else None
-        if last is None or last.ids is None or last.graph is None:
+        if last is None or last.ids is None or last.graph is None or last.data is None:
             return
         line, column, end_line, end = statement
         if end_line != line:
@@ -149,7 +149,7 @@ class Hooks:
             updates = last.graph["updates"]
             before = next((u[2] for u in reversed(updates) if u[0] == node), None)
             if before is None:
-                before = last.graph["data"][node]
+                before = last.data[node]
             if v.data != before:
                 updates.append([node, before, v.data, span])
 

@@ -17,6 +17,7 @@ from types import CodeType, ModuleType
 from typing import Any
 
 from engine.guest.places import NN
+from engine.guest.source import library
 from engine.value import Value
 
 # the stand-ins, by the names programs import them by
@@ -31,7 +32,7 @@ def _nn_code() -> CodeType:
     spec = importlib.util.find_spec("engine.guest.modules.micrograd.nn")
     assert spec is not None and spec.origin is not None
     with open(spec.origin, encoding="utf-8") as f:
-        return compile(f.read(), NN, "exec")
+        return library(f.read(), NN)
 
 
 NN_CODE = _nn_code()  # read when the component is built: there are no files at run time
@@ -82,6 +83,7 @@ class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             if own:
                 module.__dict__.update(own)
             else:
+                module.__dict__["__gradstep__"] = self.names["__gradstep__"]  # its names' hooks
                 exec(NN_CODE, module.__dict__)
 
     def _own(self, name: str) -> type | None:

@@ -17,15 +17,13 @@ from types import CodeType, FunctionType, MethodType
 from typing import Any
 
 from engine.guest.places import TRACKED, getframe
-from engine.guest.recorder import Info, Recorder, is_number
+from engine.guest.recorder import DATA, GRAD, Info, Recorder, field, is_number
 from engine.guest.source import OPERATORS
 
 MARK = "__gradstep_watched__"  # set on a class once its objects are watched
 _original_build_class = builtins.__build_class__
 _set = object.__setattr__
-DATA_ATTRIBUTES = ("data", "value", "val", "x", "v")  # the names tutorials give a node's number
-GRAD_ATTRIBUTES = ("grad", "gradient", "g")  # ... and its gradient
-WATCHED = frozenset(DATA_ATTRIBUTES + GRAD_ATTRIBUTES)  # the numbers a write is logged for
+WATCHED = frozenset(DATA + GRAD)  # the numbers a write is logged for
 KEPT = (FunctionType, MethodType)  # what an object keeps to call later (out._backward)
 
 
@@ -235,14 +233,7 @@ def _kept(recorder: Recorder, owner: Info, attr: str, function: Callable[..., An
 
 def data_attribute(obj: object) -> str | None:
     """The attribute holding an object's number, by the names tutorials use."""
-    for attr in DATA_ATTRIBUTES:
-        try:
-            x = object.__getattribute__(obj, attr)
-        except AttributeError:
-            continue
-        if is_number(x):
-            return attr
-    return None
+    return field(obj, DATA, is_number)
 
 
 def set_data(obj: object, x: float) -> None:

@@ -35,6 +35,15 @@ SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 AUGMENTED = 1  # a write's flags: its statement was +=, -=, ...
 BEFORE_NUMBER = 2  # ... and what the attribute held before was a number
 
+# The attributes of a learner's node, by the names tutorials give them
+DATA = ("data", "value", "val", "x", "v")  # its number
+GRAD = ("grad", "gradient", "g")  # its gradient
+PARENTS = ("_prev", "prev", "_children", "children", "parents", "_parents", "inputs",
+           "_inputs", "operands", "_operands", "src", "_src", "args", "_args")  # fmt: skip
+OP = ("_op", "op", "operation", "_operation", "kind", "_kind")  # what made it
+LABEL = ("label", "name", "_label", "_name")
+COLLECTION = (list, tuple, set, frozenset, dict)  # what its parents are kept in
+
 
 class Inner(str):
     """A name given inside a call (``act`` in a neuron): a top-level name wins over it."""
@@ -49,6 +58,18 @@ def numbered(name: str, n: int) -> str:
 def is_number(x: object) -> bool:
     t = type(x)
     return t is float or t is int or (isinstance(x, int | float) and t is not bool)
+
+
+def field(obj: object, names: tuple[str, ...], test: Callable[[object], bool]) -> str | None:
+    """The first of ``names`` that ``obj`` has as an attribute passing ``test``."""
+    for name in names:
+        try:
+            x = object.__getattribute__(obj, name)
+        except AttributeError:
+            continue
+        if test(x):
+            return name
+    return None
 
 
 @dataclass(slots=True)
@@ -134,6 +155,7 @@ class Pass:
     graph: dict[str, Any] | None  # its snapshot (None: too large to keep, or not watched)
     size: int  # values in its graph (-1: not counted, the pass was not watched)
     ids: dict[int, int] | None = None  # gradstep's values: id(value) -> node, for updates
+    data: list[float] | None = None  # and their data when it ran (an update's before)
     watched: bool = True  # False: an iteration of a loop run unwatched (its loss alone kept)
 
 
@@ -182,6 +204,7 @@ class Recorder:
         self.counters: dict[str, int] = {}  # names bound at the top level, for c, c₁, c₂
         self.counters_before: dict[str, int] = {}  # ... as the top-level statement running began
         self.classes: set[type] = set()  # the program's classes (engine.guest.learner)
+        self.node_classes: set[type] = set()  # ...those whose objects were seen to be nodes
         self.nameable: set[type] = {Value}  # what a name can be given to
         self.objects: dict[int, Info] = {}  # id(object) -> Info
         self.made_count = 0
@@ -322,12 +345,21 @@ class Recorder:
         self.current = ("draw", x)
 
     def is_node(self, x: object) -> bool:
-        """Whether ``x`` can be a graph's output: gradstep's value, or an object of a class of
-        the program's with operator methods (its own engine)."""
+        """Whether ``x`` can be a graph's output: gradstep's value, or an object of one of the
+        program's classes that is an engine's node (operator methods, a ``backward()``, or a
+        number and parents: free functions ``mul(a, b)`` make the graph)."""
         kind = type(x)
-        if kind is Value or isinstance(x, Value):
+        if kind is Value or isinstance(x, Value) or kind in self.node_classes:
             return True
-        return kind in self.classes and (hasattr(kind, "__add__") or hasattr(kind, "__mul__"))
+        if kind not in self.classes:
+            return False
+        node = any(hasattr(kind, name) for name in ("__add__", "__mul__", "backward")) or (
+            field(x, DATA, is_number) is not None
+            and field(x, PARENTS, lambda c: isinstance(c, COLLECTION)) is not None
+        )
+        if node:
+            self.node_classes.add(kind)
+        return node
 
     # names ---------------------------------------------------------------------------------
 

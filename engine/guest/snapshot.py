@@ -20,18 +20,24 @@ from typing import Any
 
 from engine.graph import topological_order
 from engine.guest.places import PROGRAM, CallRecord
-from engine.guest.recorder import AUGMENTED, BEFORE_NUMBER, Info, Pass, Recorder, is_number
+from engine.guest.recorder import (
+    AUGMENTED,
+    BEFORE_NUMBER,
+    DATA,
+    GRAD,
+    LABEL,
+    OP,
+    PARENTS,
+    Info,
+    Pass,
+    Recorder,
+    field,
+    is_number,
+)  # fmt: skip
 from engine.value import Value, arrays
 
+
 # The names tutorials give each part of a node, most common first.
-DATA = ("data", "value", "val", "x", "v")
-GRAD = ("grad", "gradient", "g")
-PARENTS = ("_prev", "prev", "_children", "children", "parents", "_parents", "inputs",
-           "_inputs", "operands", "_operands", "src", "_src", "args", "_args")  # fmt: skip
-OP = ("_op", "op", "operation", "_operation", "kind", "_kind")
-LABEL = ("label", "name", "_label", "_name")
-
-
 class Unreadable(Exception):
     """The output is an object of the program's, but not one gradstep can read as a node."""
 
@@ -47,8 +53,7 @@ def take(recorder: Recorder, root: object, done: Pass | None) -> Pass:
         order = topological_order(root)
         p.size = len(order)
         if _keep(recorder, p.size):
-            p.graph, ids = gradstep_graph(recorder, order)
-            p.ids = ids
+            p.graph, p.ids, p.data = gradstep_graph(recorder, order)
         return p
     nodes, fields = own_nodes(recorder, root)
     p.size = len(nodes)
@@ -121,22 +126,28 @@ def _number(x: object) -> float:
 # gradstep's values -----------------------------------------------------------------------------
 
 
-def gradstep_graph(recorder: Recorder, order: list[Value]) -> tuple[dict[str, Any], dict[int, int]]:
+def gradstep_graph(
+    recorder: Recorder, order: list[Value]
+) -> tuple[dict[str, Any], dict[int, int], list[float]]:
     ids = {id(v): i for i, v in enumerate(order)}
     inputs = {k: ids[id(v)] for k, v in recorder.inputs.items() if id(v) in ids}
     plain = arrays(order)
-    return {
-        "engine": "gradstep",
-        "class": "",
-        **plain,
-        "data": packed(plain["data"]),
-        "grad": packed(plain["grad"]),
-        "locals": packed([d for ds in plain["locals"] for d in ds]),
-        "spans": [v.site for v in order],
-        "calls": [_call(recorder, v.call) for v in order],  # type: ignore[arg-type]
-        "inputs": inputs,
-        "updates": [],
-    }, ids
+    return (
+        {
+            "engine": "gradstep",
+            "class": "",
+            **plain,
+            "data": packed(plain["data"]),
+            "grad": packed(plain["grad"]),
+            "locals": packed(plain["locals"]),
+            "spans": [v.site for v in order],
+            "calls": [_call(recorder, v.call) for v in order],  # type: ignore[arg-type]
+            "inputs": inputs,
+            "updates": [],
+        },
+        ids,
+        plain["data"],
+    )
 
 
 def _call(recorder: Recorder, record: CallRecord | None) -> int | None:
@@ -158,35 +169,24 @@ def find_fields(recorder: Recorder, root: object) -> dict[str, str | None]:
     """The attributes of the output's class by the names tutorials use, checked on it."""
     name = type(root).__name__
     what = f"an instance of your class {name}"
-    data = _field(root, DATA, is_number)
+    data = field(root, DATA, is_number)
     if data is None:
         raise Unreadable(
             f"the program's output is {what}, but gradstep cannot find its number: name the "
             f"attribute one of {', '.join(DATA)}"
         )
-    grad = _field(root, GRAD, is_number)
+    grad = field(root, GRAD, is_number)
     if grad is None:
         raise Unreadable(
             f"the program's output is {what}, but it has no gradient: an attribute named "
             f"{' or '.join(GRAD)} holding a number, set to 0 when the node is made "
             "(self.grad = 0.0 in __init__)"
         )
-    parents = _field(root, PARENTS, lambda x: isinstance(x, list | tuple | set | frozenset))
-    parents = parents or _field(root, PARENTS, lambda x: isinstance(x, dict))
-    op = _field(root, OP, lambda x: isinstance(x, str))
-    label = _field(root, LABEL, lambda x: isinstance(x, str))
+    parents = field(root, PARENTS, lambda x: isinstance(x, list | tuple | set | frozenset))
+    parents = parents or field(root, PARENTS, lambda x: isinstance(x, dict))
+    op = field(root, OP, lambda x: isinstance(x, str))
+    label = field(root, LABEL, lambda x: isinstance(x, str))
     return {"data": data, "grad": grad, "parents": parents, "op": op, "label": label}
-
-
-def _field(obj: object, names: tuple[str, ...], test: Any) -> str | None:
-    for name in names:
-        try:
-            x = object.__getattribute__(obj, name)
-        except AttributeError:
-            continue
-        if test(x):
-            return name
-    return None
 
 
 def members(collection: object) -> list[object]:

@@ -106,6 +106,14 @@ def prepare(source: str, engine: str, plain: bool = False) -> Prepared:
     return out
 
 
+def library(text: str, filename: str) -> CodeType:
+    """A module gradstep runs beside the program (its micrograd.nn), with only the hooks that
+    name the values its functions bind (``act`` in a neuron, as in the learner's own code)."""
+    tree = ast.parse(text, filename)
+    tree.body = _Hooks(LINE_BREAK.split(text))._block(tree.body, top=False, loop=False)
+    return compile(tree, filename, "exec")
+
+
 def _without_commands(source: str, notes: list[str]) -> str:
     """Notebook commands (``%matplotlib inline``, ``!pip install``) are not Python: each becomes
     ``pass`` on its line, so every other line keeps its number."""

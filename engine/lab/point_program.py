@@ -1,9 +1,9 @@
-"""One data point's loss as a program in gradstep's language, for "Inspect one point".
+"""One data point's loss as a Python program on gradstep's Value, for "Inspect one point".
 
 The program is written as the micrograd lecture writes a network: Neuron, Layer and MLP
 classes, the trained weights as numbers handed to MLP (so building it is one call, folded into
-one box), the point's coordinates as the inputs x1 and x2 (their sliders move the point), and
-the loss below. Sums run in ``engine.nn``'s order and the loss is ``engine.losses``' formula, so
+one box), the point's coordinates as the values x1 and x2 (inputs: their sliders move the
+point), and the loss below. Sums run in ``engine.nn``'s order and the loss is ``engine.losses``' formula, so
 the program's output is the model's loss for that point, exactly. Numbers are written with
 ``repr``, which reads back exactly. The L2 term is left out: it is the same for every point.
 """
@@ -86,8 +86,8 @@ def point_program(setup: Setup, index: int) -> PointProgram:
         *weights,
         f"model = MLP(weights, {nonlins!r})",
         "",
-        f"x1 = {x[0]!r}",
-        f"x2 = {x[1]!r}",
+        f"x1 = Value({x[0]!r})",
+        f"x2 = Value({x[1]!r})",
         f"{'score' if width == 1 else 's'} = model([x1, x2])",
     ]
     scores = [n.data for n in _outputs(setup, index)]

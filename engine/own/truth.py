@@ -63,7 +63,15 @@ def _from_table(graph: Graph, i: int) -> Positions | None:
     """The local derivatives of node i by the op its op string names, per distinct parent
     (an operand used twice, ``a + a`` with a set of parents, gets both of its derivatives),
     or None when the op is unknown or does not compute what their forward computed."""
-    op, parents = graph.ops[i], graph.parents[i]
+    parents = graph.parents[i]
+    found = _by_op(graph, i, parents)
+    if found is None and len(parents) == 2:  # a set of parents keeps them in no set order:
+        found = _by_op(graph, i, parents[::-1])  # x - y may have them as (y, x)
+    return found
+
+
+def _by_op(graph: Graph, i: int, parents: tuple[int, ...]) -> Positions | None:
+    op = graph.ops[i]
     if op is None or op.op is None:
         return None
     table = op.op
