@@ -61,4 +61,3 @@ def values(graph: Graph) -> list[Value]:
             v.da, v.db = (*graph.locals[i], 0.0)[:2]
         out.append(v)
     return out
-

@@ -1,6 +1,6 @@
-"""The acceptance programs, pasted verbatim (app/lecture.py): each builds its graph, whose
-grads equal PyTorch's on the same weights, both replayed op by op and rebuilt independently as
-the model the program describes; with the calls, labels, updates and notes it should have."""
+"""The acceptance programs, pasted verbatim (app/lecture): each builds its graph, whose grads
+equal PyTorch's on the same weights, both replayed op by op and rebuilt independently as the
+model the program describes; with the calls, names, labels, updates and notes it should have."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from engine_oracles import close, torch_replay
+from traces import values
 
 from app.lecture import (
     DEMO,
@@ -20,11 +21,11 @@ from app.lecture import (
     MICROGRAD_README,
     MICROGRAD_README_TRACING,
 )
-from engine import Value, trace
-from engine import parse as parse_any
-from engine.datasets import moons
-from engine.language import OwnProgram, Program, graph_program
+from engine import Graph, run, trace
+from engine.graph import backward
 from engine.limits import DEFAULT_SEED
+from engine.program import Call
+from engine.trace import outline
 
 torch = pytest.importorskip("torch")
 ALL = [
@@ -39,44 +40,59 @@ ALL = [
 IDS = ["readme", "tracing", "neuron", "neuron-exp", "lecture-mlp", "nn-mlp", "demo"]
 
 
-def parse(source: str) -> Program:
+def graph(source: str) -> Graph:
     """These programs' graphs are gradstep's values (the notebook's own Value: below)."""
-    return graph_program(parse_any(source))
+    g = run(source).graph
+    assert g.engine == "gradstep"
+    return g
 
 
-def grads_of(program: Program) -> dict[Value, float]:
-    """The engine's own backward pass from the output (parse leaves the grads at zero)."""
-    program.output.backward()
-    return {v: v.grad for v in program.spans if v.op is None and not v.constant}
+def leaves(g: Graph) -> list[int]:
+    """The nodes that take a gradient and have no operands, in the order they were made."""
+    return [i for i, ps in enumerate(g.parents) if not ps and not g.constant[i]]
 
 
-def leaves(program: Program) -> list[Value]:
-    return [v for v in program.spans if v.op is None and not v.constant]
+def grads_of(g: Graph) -> dict[int, float]:
+    """The engine's own backward pass from the output, on the graph's values rebuilt."""
+    rebuilt = values(g)
+    backward(rebuilt[g.output])
+    return {i: rebuilt[i].grad for i in leaves(g)}
+
+
+def output(g: Graph) -> float:
+    return g.data[g.output]
 
 
 @pytest.mark.parametrize("source", ALL, ids=IDS)
 def test_grads_equal_pytorch_replaying_the_graph(source: str) -> None:
-    program = parse(source)
-    value, want = torch_replay(program.output)
-    assert close(program.output.data, value, 1e-12, 1e-12)
-    grads = grads_of(program)
-    assert want.keys() <= grads.keys()
-    for v, g in want.items():
-        assert close(grads[v], g, 1e-9, 1e-12), (program.labels.get(v), grads[v], g)
+    program = run(source)
+    g = program.graph
+    rebuilt = values(g)
+    value, want = torch_replay(rebuilt[g.output])
+    assert close(output(g), value, 1e-12, 1e-12)
+    grads = grads_of(g)
+    index = {id(v): i for i, v in enumerate(rebuilt)}
+    assert {index[id(v)] for v in want} <= grads.keys()
+    for v, expected in want.items():
+        i = index[id(v)]
+        assert close(grads[i], expected, 1e-9, 1e-12), (g.names[i], grads[i], expected)
+    t = trace(program)  # the trace's numbers are backward()'s, by its node ids
+    ids = {i: node for node, i in enumerate(outline(program).order)}
+    assert {i: t.numbers.grad[ids[i]] for i in grads} == grads
 
 
 @pytest.mark.parametrize("source", ALL, ids=IDS)
 def test_same_program_same_graph(source: str) -> None:
-    one, two = parse(source), parse(source)
-    assert [(v.data, v.op) for v in one.spans] == [(v.data, v.op) for v in two.spans]
-    assert list(one.spans.values()) == list(two.spans.values())
-    assert list(one.labels.values()) == list(two.labels.values())
-    assert one.calls == two.calls
+    one, two = graph(source), graph(source + "\n")  # run afresh: the runs kept are by the text
+    assert one.data == two.data and one.ops == two.ops and one.parents == two.parents
+    assert one.spans == two.spans
+    assert one.names == two.names and one.labels == two.labels
+    assert one.call_list == two.call_list and one.calls == two.calls
 
 
 @pytest.mark.parametrize("source", ALL, ids=IDS)
 def test_the_trace_replays_every_program(source: str) -> None:
-    t = trace(parse(source))
+    t = trace(run(source))
     seed = next(s for s in t.structure.steps if s.phase == "backward")
     assert len(t.structure.nodes) > 0 and seed.node == t.structure.output
 
@@ -85,20 +101,21 @@ def test_the_trace_replays_every_program(source: str) -> None:
 
 
 def test_readme_numbers() -> None:
-    program = parse(MICROGRAD_README)
-    assert f"{program.output.data:.4f}" == "24.7041"
-    grads_of(program)
-    assert f"{program.inputs['a'].grad:.4f}" == "138.8338"
-    assert f"{program.inputs['b'].grad:.4f}" == "645.5773"
-    assert program.calls == () and program.updates == () and program.notes == ()
+    program = run(MICROGRAD_README)
+    g = program.graph
+    assert f"{output(g):.4f}" == "24.7041"
+    grads = grads_of(g)
+    assert f"{grads[g.inputs['a']]:.4f}" == "138.8338"
+    assert f"{grads[g.inputs['b']]:.4f}" == "645.5773"
+    assert g.call_list == () and g.updates == () and program.notes == ()
 
 
 def test_readme_tracing_snippet_makes_a_neuron_call() -> None:
-    program = parse(MICROGRAD_README_TRACING)
-    assert [c.name for c in program.calls] == ["Neuron", "Neuron"]  # __init__, then __call__
-    assert program.labels[program.output] == "y"  # act.relu(), unnamed, then y = n(x)
-    act = program.output.parents[0]
-    assert program.labels[act] == "act" and program.call_of[act] == 1
+    g = graph(MICROGRAD_README_TRACING)
+    assert [c.name for c in g.call_list] == ["Neuron", "Neuron"]  # __init__, then __call__
+    assert g.names[g.output] == "y"  # act.relu(), unnamed, then y = n(x)
+    (act,) = g.parents[g.output]
+    assert g.names[act] == "act" and g.calls[act] == 1
 
 
 # 2. the lecture's neurons -------------------------------------------------------------------
@@ -108,32 +125,31 @@ LECTURE_GRADS = {"x1": -1.5, "x2": 0.5, "w1": 1.0, "w2": 0.0, "b": 0.5}
 
 @pytest.mark.parametrize("source", [LECTURE_NEURON, LECTURE_NEURON_EXP])
 def test_lecture_neuron_labels_and_grads(source: str) -> None:
-    program = parse(source)
-    assert list(program.inputs) == ["x1", "x2", "w1", "w2", "b"]
-    assert program.labels[program.output] == "o" and program.output.label == "o"
-    assert round(program.output.data, 4) == 0.7071
-    grads_of(program)
-    assert {k: round(v.grad, 4) for k, v in program.inputs.items()} == LECTURE_GRADS
-    named = set(program.labels.values())
-    assert {"x1*w1", "x2*w2", "x1*w1 + x2*w2", "n", "o"} <= named
+    g = graph(source)
+    assert list(g.inputs) == ["x1", "x2", "w1", "w2", "b"]
+    assert g.names[g.output] == "o" and g.labels[g.output] == "o"
+    assert round(output(g), 4) == 0.7071
+    grads = grads_of(g)
+    assert {k: round(grads[i], 4) for k, i in g.inputs.items()} == LECTURE_GRADS
+    assert {"x1*w1", "x2*w2", "x1*w1 + x2*w2", "n", "o"} <= set(g.labels)
 
 
 def test_lecture_neuron_with_exp_names_e() -> None:
-    program = parse(LECTURE_NEURON_EXP)
-    assert "e" in program.labels.values()
-    assert program.output.op is not None and program.output.op.name == "div"
+    g = graph(LECTURE_NEURON_EXP)
+    assert "e" in g.names
+    op = g.ops[g.output]
+    assert op is not None and op.op is not None and op.op.name == "div"
 
 
-def test_the_notebooks_own_value_runs_and_its_graphviz_cells_are_skipped_with_notes() -> None:
-    program = parse_any(LECTURE_NOTEBOOK_NEURON)
-    assert isinstance(program, OwnProgram) and program.output.cls.name == "Value"
-    notes = program.notes
-    assert any("%matplotlib inline is a notebook command" in n for n in notes)
-    assert not any("class Value was skipped" in n for n in notes)
-    assert any("def draw_dot was skipped" in n for n in notes)
-    assert any("def trace was skipped" in n for n in notes)
-    assert list(program.inputs) == ["x1", "x2", "w1", "w2", "b"]
-    assert round(program.output.attrs["data"], 4) == 0.7071  # type: ignore[call-overload]
+def test_the_notebooks_own_value_runs_with_its_graphviz_cells() -> None:
+    program = run(LECTURE_NOTEBOOK_NEURON)
+    g = program.graph
+    assert g.engine == "program" and g.engine_class == "Value"
+    assert any("%matplotlib is a notebook command" in n for n in program.notes)
+    assert not any("was skipped" in n or "was left out" in n for n in program.notes)
+    assert list(g.inputs) == ["x1", "x2", "w1", "w2", "b"]
+    assert round(output(g), 4) == 0.7071
+    assert g.names[g.output] == "o"  # draw_dot(o), their own, ran and marked it
 
 
 # 3 and 4. an MLP, a training step -----------------------------------------------------------
@@ -171,29 +187,29 @@ NN = (torch.relu, identity)  # micrograd.nn: ReLU hidden layers, a linear output
     ("source", "model"), [(LECTURE_MLP, LECTURE), (MICROGRAD_NN_MLP, NN)], ids=["lecture", "nn"]
 )
 def test_mlp_loss_and_grads_equal_the_same_model_in_pytorch(source: str, model: Any) -> None:
-    program = parse(source)
-    params = leaves(program)
+    g = graph(source)
+    params = leaves(g)
     assert len(params) == 41
     rng = random.Random(DEFAULT_SEED)  # the program sets no seed: gradstep's documented one
     if model is NN:  # micrograd.nn draws the weights; every bias is 0
-        assert [p.data for p in params[:4]] == [*(rng.uniform(-1, 1) for _ in range(3)), 0.0]
+        assert [g.data[p] for p in params[:4]] == [*(rng.uniform(-1, 1) for _ in range(3)), 0.0]
     else:  # the lecture's classes draw the bias too
-        assert [p.data for p in params[:4]] == [rng.uniform(-1, 1) for _ in range(4)]
-    tensors = [torch.tensor(p.data, dtype=torch.float64, requires_grad=True) for p in params]
+        assert [g.data[p] for p in params[:4]] == [rng.uniform(-1, 1) for _ in range(4)]
+    tensors = [torch.tensor(g.data[p], dtype=torch.float64, requires_grad=True) for p in params]
     loss: Any = 0.0
     for x, y in zip(XS, YS, strict=True):
         loss = loss + (torch_mlp(tensors, x, [3, 4, 4, 1], *model) - y) ** 2
     loss.backward()
-    assert close(program.output.data, loss.item(), 1e-9, 1e-12)
-    grads = grads_of(program)
+    assert close(output(g), loss.item(), 1e-9, 1e-12)
+    grads = grads_of(g)
     for p, t in zip(params, tensors, strict=True):
         assert close(grads[p], t.grad.item(), 1e-9, 1e-12)
 
 
 @pytest.mark.parametrize("source", [LECTURE_MLP, MICROGRAD_NN_MLP], ids=["lecture", "nn"])
 def test_mlp_calls_nest_as_the_model_does(source: str) -> None:
-    program = parse(source)
-    calls = program.calls
+    g = graph(source)
+    calls = g.call_list
     children = {c.id: [d for d in calls if d.parent == c.id] for c in calls}
     top = [c for c in calls if c.parent is None]
     assert [c.name for c in top] == ["MLP"] * 5  # MLP(3, [4, 4, 1]), then n(x) four times
@@ -208,80 +224,88 @@ def test_mlp_calls_nest_as_the_model_does(source: str) -> None:
     assert len(calls) == 1 + 3 + 9 + 4 * (1 + 3 + 9)
     assert [c.id for c in calls] == list(range(len(calls)))
     init = {c.id for c in calls if _ancestor(calls, c) == top[0].id}
-    params = leaves(program)
-    assert all(program.call_of[p] in init for p in params)
-    assert all(calls[program.call_of[p]].name == "Neuron" for p in params)
-    assert program.output not in program.call_of  # the loss is made at the top level
+    params = leaves(g)
+    assert all(g.calls[p] in init for p in params)
+    assert all(calls[g.calls[p]].name == "Neuron" for p in params)  # type: ignore[index]
+    assert g.calls[g.output] is None  # the loss is made at the top level
 
 
-def _ancestor(calls: tuple[Any, ...], call: Any) -> int:
+def _ancestor(calls: tuple[Call, ...], call: Call) -> int:
     while call.parent is not None:
         call = calls[call.parent]
-    return int(call.id)
+    return call.id
 
 
 @pytest.mark.parametrize("source", [LECTURE_MLP, MICROGRAD_NN_MLP], ids=["lecture", "nn"])
-def test_mlp_labels_are_the_names_in_the_code(source: str) -> None:
-    program = parse(source)
-    params = leaves(program)
-    assert [program.labels[p] for p in params[:4]] == ["w[0]", "w[1]", "w[2]", "b"]
-    assert program.labels[program.output] == "loss"
-    assert "act" in program.labels.values()
-    assert not program.inputs  # no top-level leaves: the weights are no sliders
+def test_mlp_names_are_the_names_in_the_code(source: str) -> None:
+    g = graph(source)
+    params = leaves(g)
+    assert [g.names[p] for p in params[:4]] == ["w[0]", "w[1]", "w[2]", "b"]
+    assert g.names[g.output] == "loss"
+    assert "act" in g.names
+    assert not g.inputs  # no top-level leaves: the weights are no sliders
 
 
 @pytest.mark.parametrize("source", [LECTURE_MLP, MICROGRAD_NN_MLP], ids=["lecture", "nn"])
 def test_the_gradient_step_is_reported_and_undone(source: str) -> None:
-    program = parse(source)
-    params = leaves(program)
-    grads = grads_of(program)
-    assert [u.value for u in program.updates] == params
-    for u in program.updates:
-        assert u.value.data == u.before  # the graph keeps the forward pass's numbers
-        assert u.after == u.before + -0.1 * grads[u.value]
+    g = graph(source)
+    params = leaves(g)
+    grads = grads_of(g)
+    # a weight whose grad is 0 (a ReLU dead for every point) keeps its number: no change to list
+    changed = [p for p in params if g.data[p] + -0.1 * grads[p] != g.data[p]]
+    assert [u.node for u in g.updates] == changed and len(changed) > len(params) // 2
+    for u in g.updates:
         assert source.splitlines()[u.span.line - 1].strip() == "p.data += -0.1 * p.grad"
-    value, _ = torch_replay(program.output)
-    assert close(value, program.output.data, 1e-12, 1e-12)
+        assert u.after == g.data[u.node] + -0.1 * grads[u.node]
+    assert [u.before for u in g.updates] == [g.data[p] for p in changed]  # the forward's numbers
+    value, _ = torch_replay(values(g)[g.output])
+    assert close(value, output(g), 1e-12, 1e-12)
 
 
 # 5. demo.ipynb -------------------------------------------------------------------------------
 
 
 def test_demo_loss_equals_pytorch_on_the_same_weights_and_moons() -> None:
-    program = parse(DEMO)
-    weights = leaves(program)[:337]  # the model's, drawn first; then the 8 inputs of loss()
+    g = graph(DEMO)
+    weights = leaves(g)[:337]  # the model's, drawn first; then the 8 inputs of loss()
     rng = random.Random(1337)  # random.seed(1337), as the notebook does
-    assert weights[0].data == rng.uniform(-1, 1)
-    seed = random.Random(1337).randrange(2**32)  # np.random.seed(1337) seeds make_moons
-    X, y = moons(4, 0.1, seed)
+    assert g.data[weights[0]] == rng.uniform(-1, 1)
+    # np.random.seed(1337), then scikit-learn's make_moons on numpy's draws: the stand-ins
+    # the sandbox imports for them (each checked against the real library, tests/engine/guest)
+    np = pytest.importorskip("engine.guest.modules.numpy")
+    from engine.guest.modules.sklearn import datasets
+
+    np.random.seed(1337)
+    moons, classes = datasets.make_moons(n_samples=4, noise=0.1)
+    X, y = moons.tolist(), classes.tolist()
     labels = [2 * label - 1 for label in y]  # y*2 - 1
-    assert [v.data for v in leaves(program)[337:]] == [x for row in X for x in row]
-    params = [torch.tensor(p.data, dtype=torch.float64, requires_grad=True) for p in weights]
+    assert [g.data[i] for i in leaves(g)[337:]] == [x for row in X for x in row]
+    params = [torch.tensor(g.data[p], dtype=torch.float64, requires_grad=True) for p in weights]
     scores = [torch_mlp(params, row, [2, 16, 16, 1], *NN) for row in X]
     losses = [torch.relu(1 + -yi * s) for yi, s in zip(labels, scores, strict=True)]
     data_loss = sum(losses) * (1.0 / len(losses))
     total = data_loss + 1e-4 * sum(p * p for p in params)
     total.backward()
-    assert close(program.output.data, total.item(), 1e-9, 1e-12)
-    grads = grads_of(program)
+    assert close(output(g), total.item(), 1e-9, 1e-12)
+    grads = grads_of(g)
     for p, t in zip(weights, params, strict=True):
         assert close(grads[p], t.grad.item(), 1e-9, 1e-12)
 
 
-def test_demo_calls_labels_and_notes() -> None:
-    program = parse(DEMO)
-    names = [c.name for c in program.calls]
+def test_demo_calls_names_notes_and_plots() -> None:
+    program = run(DEMO)
+    g = program.graph
+    names = [c.name for c in g.call_list]
     assert names[0] == "MLP" and names.count("loss") == 1
     assert names.count("MLP") == 1 + 4  # MLP(2, [16, 16, 1]), then model(x) through map()
     assert names.count("Neuron") == 33 * 5
-    loss = next(c for c in program.calls if c.name == "loss")
-    inside = [c for c in program.calls if c.parent == loss.id]
+    loss = next(c for c in g.call_list if c.name == "loss")
+    inside = [c for c in g.call_list if c.parent == loss.id]
     assert [c.name for c in inside] == ["MLP"] * 4
-    assert program.labels[program.output] == "total_loss"
-    assert program.call_of[program.output] == loss.id
-    assert program.updates == ()
-    assert program.notes == (  # every skipped line is listed
-        "line 4: %matplotlib inline is a notebook command: skipped",
-        "line 16: plt.figure(...) was skipped: gradstep shows no plots",
-        "line 17: plt.scatter(...) was skipped: gradstep shows no plots",
-    )
+    assert g.names[g.output] == "total_loss"
+    assert g.calls[g.output] == loss.id
+    assert g.updates == ()
+    assert program.notes == ("line 4: %matplotlib is a notebook command: skipped",)
+    (figure,) = program.plots  # plt.figure and plt.scatter: recorded, not skipped
+    (axes,) = figure["axes"]
+    assert len(axes["series"]) == 1

@@ -1,4 +1,4 @@
-"""engine.lab, one point as a program: the program parses to the model's loss on the point,
+"""engine.lab, one point as a program: the program runs to the model's loss on the point,
 micrograd's demo model is inspected as classes that fold, and a model too large to read
 says why."""
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from lab_presets import MOONS, XOR
 
-from engine import losses, parse, topological_order, trace
+from engine import losses, run, trace
 from engine.errors import GradstepError
 from engine.lab.config import TrainConfig
 from engine.lab.point_program import point_program
@@ -26,7 +26,7 @@ from engine.lab.train import prepare, train
         ("softmax", "moons", "linear"),
     ],
 )
-def test_point_program_parses_to_the_models_loss(loss: str, dataset: str, activation: str) -> None:
+def test_point_program_runs_to_the_models_loss(loss: str, dataset: str, activation: str) -> None:
     config = TrainConfig(
         dataset=dataset,
         size=12 if dataset != "xor" else 4,
@@ -40,13 +40,13 @@ def test_point_program_parses_to_the_models_loss(loss: str, dataset: str, activa
     list(train(setup))
     for i in range(len(setup.points)):
         program = point_program(setup, i)
-        parsed = parse(program.source)
+        graph = run(program.source).graph
         out = setup.model(setup.points[i])
-        assert parsed.output.data == program.loss
+        assert graph.data[graph.output] == program.loss
         model_loss = _one_point_loss(config, out, setup.labels[i])
         assert program.loss == model_loss
-        assert program.values == len(topological_order(parsed.output))
-        assert set(parsed.inputs) == {"x1", "x2"}  # the point; the weights are the model's
+        assert program.values == len(graph.parents)
+        assert set(graph.inputs) == {"x1", "x2"}  # the point; the weights are the model's
 
 
 def _one_point_loss(config: TrainConfig, out: object, label: int) -> float:
@@ -61,7 +61,7 @@ def _one_point_loss(config: TrainConfig, out: object, label: int) -> float:
 
 def test_micrograds_demo_model_is_inspected_as_classes_that_fold() -> None:
     program = point_program(prepare(MOONS), 0)  # 337 parameters
-    t = trace(parse(program.source))
+    t = trace(run(program.source))
     assert program.values == len(t.structure.nodes) == 982  # the demo's one-point graph, whole
     assert t.numbers.data[t.structure.output] == program.loss
     titles = [c.title for c in t.structure.calls]
@@ -70,12 +70,21 @@ def test_micrograds_demo_model_is_inspected_as_classes_that_fold() -> None:
     assert "MLP" not in titles and titles.count("Layer 3") == 1
 
 
-def test_point_program_of_a_model_too_large_to_read_says_why() -> None:
-    setup = prepare(replace(MOONS, hidden=(32, 32)))  # 1,185 weights: 25,000 characters
+@pytest.mark.parametrize(
+    "hidden",
+    [(64, 64), (40, 40)],  # 4,417 weights: 92,000 characters; 1,801: 38,000, but 5,000+ values
+    ids=["too many characters", "too many values"],
+)
+def test_point_program_of_a_model_too_large_to_read_says_why(hidden: tuple[int, ...]) -> None:
+    setup = prepare(replace(MOONS, hidden=hidden))
     with pytest.raises(GradstepError, match="too large to inspect") as caught:
         point_program(setup, 0)
     assert caught.value.kind == "limit"
     assert "fewer or smaller hidden layers" in str(caught.value)
+    assert point_program(prepare(replace(MOONS, hidden=(32, 32))), 0).values > 3_000  # fits
+
+
+def test_point_program_of_a_bad_point_says_which() -> None:
     with pytest.raises(GradstepError, match="no point 4"):
         point_program(prepare(XOR), 4)
 
@@ -85,5 +94,5 @@ def test_a_hidden_layer_one_neuron_wide_is_inspected_too(hidden: tuple[int, ...]
     """Issue 30, item 14: such a layer handed the next one a value, not a list, and "Inspect one
     point" answered 422 (zip() needs a list), though the model trains."""
     program = point_program(prepare(replace(MOONS, hidden=hidden)), 0)
-    t = trace(parse(program.source))
+    t = trace(run(program.source))
     assert t.numbers.data[t.structure.output] == program.loss
