@@ -45,6 +45,7 @@ from engine.guest.imports import STAND_INS
 from engine.guest.places import PROGRAM
 from engine.guest.recorder import OutOfTime, Recorder
 from engine.guest.source import ProgramSyntaxError, prepare
+from engine.guest.spelling import lookalike
 from engine.value import Value, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 _NEVER_FREED: list[object] = []
@@ -196,6 +197,8 @@ def trace(root: Any) -> tuple[set[Any], set[Any]]:
     return nodes, edges
 
 
+# a typed example imports math as TYPED_MATH (exp(x) of a value is drawn)
+_TYPED_BUILTINS = {**builtins.__dict__, "__import__": imports.typed_import}
 _NUMBERLIKE = {
     "__repr__": lambda self: repr(self.data),
     "__str__": lambda self: str(self.data),
@@ -236,7 +239,7 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     recorder.operands = prepared.operands
     names: dict[str, Any] = {
         "__name__": "__main__",
-        "__builtins__": builtins,
+        "__builtins__": builtins if not prepared.typed else _TYPED_BUILTINS,
         "__gradstep__": Hooks(recorder),
         "Value": Value,
         "draw_dot": draw_dot,
@@ -248,7 +251,7 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     STAND_INS["matplotlib.pyplot"].reset()
     missing = [f for f in prepared.free if f[0] not in given]
     if missing:
-        listed = ", ".join(name for name, *_ in missing)
+        listed = ", ".join(name + lookalike(name, prepared.stored) for name, *_ in missing)
         name, line, column, end = missing[0]
         span = recorder.places.span(line, recorder.places.chars(line, column) + 1,
                                     recorder.places.chars(line, end) + 1)  # fmt: skip
@@ -368,6 +371,9 @@ def _describe(recorder: Recorder, e: BaseException) -> dict[str, Any]:
     missing = getattr(e, "name", None) if isinstance(e, NameError) else None
     if missing in _MODULE_HINTS:
         message += f" (add {_MODULE_HINTS[missing]} at the top)"
+    elif isinstance(missing, str) and place is not None:
+        frame = place.tb_frame
+        message += lookalike(missing, [*frame.f_locals, *frame.f_globals])
     if isinstance(e, RecursionError):
         message = f"{message} (calls nested too deeply, or an endless recursion)"
     if isinstance(e, MemoryError):

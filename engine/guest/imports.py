@@ -7,18 +7,21 @@ of the program that needs it (``TorchMissing``) and the rest runs.
 
 from __future__ import annotations
 
+import builtins
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import CodeType, ModuleType
 from typing import Any
 
 from engine.guest.places import NN
 from engine.guest.source import library
-from engine.value import Value
+from engine.value import Value, cos, exp, log, sin, sqrt, tanh
 
 # the stand-ins, by the names programs import them by
 NAMES = ("numpy", "numpy.random", "numpy.linalg", "sklearn", "sklearn.datasets", "matplotlib",
@@ -36,6 +39,40 @@ def _nn_code() -> CodeType:
 
 
 NN_CODE = _nn_code()  # read when the component is built: there are no files at run time
+
+
+def _on_values(op: Callable[[Any], Value], plain: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(plain)
+    def either(x: Any, *rest: Any) -> Any:
+        if isinstance(x, Value):
+            return op(x) if not rest else op(x) / plain(*rest)  # log(x, base)
+        return plain(x, *rest)
+
+    return either
+
+
+def _typed_math() -> ModuleType:
+    """math as a typed example sees it (``a = 2.0; y = math.exp(a)``): its functions that are
+    ops of gradstep's Value take a value and give one, so they are drawn; the rest are math's."""
+    module = ModuleType("math", math.__doc__)
+    module.__dict__.update(math.__dict__)
+    for op in (exp, log, tanh, sin, cos, sqrt):
+        setattr(module, op.__name__, _on_values(op, getattr(math, op.__name__)))
+    return module
+
+
+TYPED_MATH = _typed_math()
+
+
+def typed_import(name: str, *args: Any, **kwargs: Any) -> Any:
+    """``__import__`` for a typed example: ``import math`` and ``from math import exp`` give
+    TYPED_MATH; everything else is imported as usual."""
+    if name == "math" and (args[3] if len(args) > 3 else kwargs.get("level", 0)) == 0:
+        return TYPED_MATH
+    return _import(name, *args, **kwargs)
+
+
+_import = builtins.__import__
 
 
 class TorchMissing(Exception):

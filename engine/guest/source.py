@@ -51,6 +51,7 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     typed: bool = False  # a typed example: its numbers are inputs
     free: list[tuple[str, int, int, int]] = field(default_factory=list)  # name, line, col, end
+    stored: frozenset[str] = frozenset()  # ...and the names it binds (a look-alike's hint)
     engine_classes: list[str] = field(default_factory=list)  # top-level classes with operators
     # the statements that assign attributes, by the place of each target (line, column):
     # the statement's span (line, column, end column) and whether it is augmented (+=)
@@ -96,6 +97,7 @@ def prepare(source: str, engine: str, plain: bool = False) -> Prepared:
     out.typed = not plain and not facts.makes_values and out.switched is None
     if out.typed:
         out.free = facts.free()
+        out.stored = frozenset(facts.stored)
         _Inputs(facts.counted).visit(tree)
     if not plain:  # a plain run (a benchmark's) is the program as written
         hooks = _Hooks(LINE_BREAK.split(text))

@@ -95,6 +95,22 @@ def test_a_broken_program_gets_its_error_at_its_place(
     assert "Traceback" not in err.value.message and len(err.value.message) <= 400
 
 
+@pytest.mark.parametrize(
+    ("source", "hint"),
+    [
+        ("a = Value(2.0)\nb = \u0430 * 2\n", "written with U+0430 CYRILLIC SMALL LETTER A: did "
+         "you mean a, which looks the same?"),
+        ("\u0430 = Value(2.0)\ndef f():\n    return a * 2\nf()\n", "written with ASCII letters "
+         "only: did you mean \u0430 (with U+0430 CYRILLIC SMALL LETTER A)"),
+        ("a = 2.0\nb = \u0430 * 2\n", "no value for \u0430 (it is written with U+0430"),
+    ],
+)  # fmt: skip
+def test_a_name_that_looks_like_another_says_how_it_differs(source: str, hint: str) -> None:
+    with pytest.raises(GradstepError) as err:
+        run(source)
+    assert err.value.kind == "name" and hint in err.value.message, err.value.message
+
+
 def test_the_corpus_covers_every_kind() -> None:
     kinds = {kind for _, _, kind, _, _ in CORPUS}
     assert kinds == {"syntax", "name", "type", "domain", "overflow", "assert"}

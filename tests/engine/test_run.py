@@ -4,6 +4,8 @@ are named, where each was made, the calls that made them, what the program print
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from app.lecture import MICROGRAD_README
@@ -249,3 +251,21 @@ def test_a_value_is_gradsteps() -> None:
     program = run("a = 2.0\ny = a * a")
     assert program.graph.engine == "gradstep"
     assert program.source == "a = 2.0\ny = a * a"
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["import math\nx = 2.0\ny = math.exp(x)\n", "from math import exp\nx = 2.0\ny = exp(x)\n"],
+)
+def test_a_typed_examples_math_functions_are_drawn(source: str) -> None:
+    # math works on floats: a typed example's math.exp(x) of its value x is gradstep's exp
+    program = run(source)
+    ops = program.graph.ops
+    assert ops[0] is None and ops[1] is not None and ops[1].text == "exp"
+    assert program.graph.inputs == {"x": 0}
+    assert trace(program).numbers.grad == (math.exp(2.0), 1.0)
+
+
+def test_a_program_with_values_keeps_pythons_math() -> None:
+    with pytest.raises(GradstepError, match=r"^TypeError: must be real number, not Value"):
+        run("import math\nx = Value(2.0)\ny = math.exp(x)\n")
