@@ -129,7 +129,7 @@ def draw(
     """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
     ``aspect``; ``folding``: which calls are boxes, app.draw.fold; ``engine_choice``: auto, the
     program's own class Value when it has one, or gradstep's; ``iteration``: which iteration of
-    a training loop, None the last); raises ``GradstepError`` for any bad input. Each iteration
+    a training loop, None the first); raises ``GradstepError`` for any bad input. Each iteration
     of a loop has the same structure and layout: moving between them answers numbers alone."""
     request = parse_fold(folding)
     start = time.perf_counter()
@@ -139,7 +139,7 @@ def draw(
     # without holding a run's slot
     with RUNS.slot():
         program = engine.run(source, given, engine=engine_choice, iteration=iteration)
-        parsed = time.perf_counter()
+        ran = time.perf_counter()
         check_drawable(len(program.graph.parents))  # before its trace, which costs by its size
         outline = engine.outline(program)
     shape = key(program, outline)
@@ -158,7 +158,7 @@ def draw(
             pending.result()
         raise
     timings: dict[str, float | bool] = {
-        "parse_ms": (parsed - start) * 1000,
+        "run_ms": (ran - start) * 1000,
         "trace_ms": (time.perf_counter() - traced) * 1000,
     }
     try:
@@ -192,7 +192,7 @@ def draw_trace(
     of a graph built in Python: the notebook), or ``source``'s again with other calls folded."""
     request = parse_fold(folding)
     start = time.perf_counter()
-    timings: dict[str, float | bool] = {"parse_ms": 0.0, "trace_ms": 0.0}
+    timings: dict[str, float | bool] = {"run_ms": 0.0, "trace_ms": 0.0}
     given = dict(values) if values is not None else {}
     fold, rankdir, dot = _drawing(trace.structure, direction, aspect, request)
     laid_out = layout.template(dot, fold.listed)

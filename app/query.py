@@ -128,7 +128,7 @@ class GraphQuery:
     rankdir: Direction
     fold: str | None
     engine: Engine = "auto"
-    iteration: int | None = None  # a training loop's (None: the last)
+    iteration: int | None = None  # a training loop's (None: the first)
 
 
 def graph_query(

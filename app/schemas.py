@@ -69,12 +69,12 @@ class GraphRequest(Strict):
         None,
         ge=0,
         le=MAX_ITERATIONS,
-        description="which iteration of a training loop to draw, 0-based (omit: the last)",
+        description="which iteration of a training loop to draw, 0-based (omit: the first)",
     )
 
 
 class Timings(Strict):
-    parse_ms: float
+    run_ms: float
     trace_ms: float
     layout_ms: float = Field(description="0 when the layout came from the cache")
     total_ms: float
@@ -330,7 +330,7 @@ class LinkRequest(Strict):
         "auto", description="gradstep: gradstep's Value in place of the program's own class Value"
     )
     iteration: int | None = Field(
-        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the last)"
+        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the first)"
     )
 
 

@@ -59,7 +59,7 @@ class PositionRequest(Strict):
         default_factory=dict, description="input values moved on the teacher's sliders"
     )
     iteration: int | None = Field(
-        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the last)"
+        None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the first)"
     )
 
 
