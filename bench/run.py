@@ -4,7 +4,8 @@ run; and, given a checkout of the last commit that had it, gradstep's old interp
     python bench/run.py [--repeat N] [--before PATH]
 
 PATH: a checkout whose ``engine.parse`` is the interpreter (``git worktree add /tmp/before
-638ec0c``); its column is run in its own processes (bench/timing.py's ``in_processes``).
+638ec0c``); its column (its parse and trace, to compare with the recorded run and its trace) is
+timed in a process of its own, and says "refused" for a program it does not run.
 
 Programs: micrograd's README and the lecture's programs (gradstep's Value, from app/lecture.py,
 their one copy); micrograd's own engine.py and nn.py with a 4-point MLP (a learner's own engine);
@@ -120,15 +121,16 @@ def iteration(source: str, k: int) -> None:
     trace(run(source, iteration=k))
 
 
-def before(path: str, name: str, repeat: int) -> Timing:
-    """The old interpreter (``engine.parse`` of a checkout that has it), in its own process."""
+def before(path: str, name: str, repeat: int) -> Timing | None:
+    """The old interpreter (``engine.parse`` of a checkout that has it, then its trace), in its
+    own process; None where it refuses the program."""
     child = subprocess.run(
         [sys.executable, __file__, "--child", name, "--repeat", str(repeat)],
         env={**os.environ, "PYTHONPATH": path},
         capture_output=True, text=True, check=False, cwd=path,
     )  # fmt: skip
     if child.returncode:
-        return Timing(float("nan"))
+        return None
     found = json.loads(child.stdout)
     return Timing(found["first"], found["repeats"])
 
@@ -137,10 +139,11 @@ def child(name: str, repeat: int) -> None:
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != here]  # bench/engine.py
     from engine import parse  # type: ignore[attr-defined]  # the old interpreter's
+    from engine import trace
 
     def once() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
-            parse(PROGRAMS[name])
+            trace(parse(PROGRAMS[name]))
 
     t = interleaved({"": once}, repeat)[""]
     print(json.dumps(t.as_json()))
@@ -158,7 +161,7 @@ def main() -> None:
 
     runner.sandbox().load()
     print("| program | CPython | sandbox, plain | sandbox, recorded | recorded + trace |"
-          + (" old interpreter (parse) |" if args.before else ""))  # fmt: skip
+          + (" old interpreter + trace |" if args.before else ""))  # fmt: skip
     print("| --- | --- | --- | --- | --- |" + (" --- |" if args.before else ""))
     for name, source in PROGRAMS.items():
         t = interleaved(
@@ -176,7 +179,9 @@ def main() -> None:
         ]
         if args.before:
             old = before(args.before, name, args.repeat)
-            cells.append(f"{ms(old.median)} ({old.median / t['native'].median:.1f}×)")
+            cells.append(
+                f"{ms(old.median)} ({old.median / t['native'].median:.1f}×)" if old else "refused"
+            )
         print(f"| {name} | " + " | ".join(cells) + " |")
     print()
     print("| training loop | first answer (run + trace) | another iteration after it |")
