@@ -40,6 +40,7 @@ from typing import Any
 from engine import value as value_module
 from engine.errors import GradstepError
 from engine.guest import imports, learner, snapshot
+from engine.guest import source as source_code
 from engine.guest.console import Console
 from engine.guest.imports import STAND_INS
 from engine.guest.places import PROGRAM
@@ -72,6 +73,11 @@ _MODULE_HINTS = {"np": "import numpy as np", "plt": "import matplotlib.pyplot as
 
 def progress(line: int) -> None:
     """Tells the host the line the program has reached (the component sets the real one)."""
+
+
+def prepared(code: str) -> None:
+    """Tells the host the program's prepared code, before any of it runs (the component sets
+    the real one): the host sends it back with the program's next runs."""
 
 
 WARM_UP = (  # programs like those the page runs most: typed, gradstep's Value, an own engine
@@ -197,8 +203,6 @@ def trace(root: Any) -> tuple[set[Any], set[Any]]:
     return nodes, edges
 
 
-# a typed example imports math as TYPED_MATH (exp(x) of a value is drawn)
-_TYPED_BUILTINS = {**builtins.__dict__, "__import__": imports.typed_import}
 _NUMBERLIKE = {
     "__repr__": lambda self: repr(self.data),
     "__str__": lambda self: str(self.data),
@@ -230,16 +234,20 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
         recorder.wanted[site] = frozenset({0, 1, int(wanted["iteration"])})
     notes: list[str] = []
     try:
-        prepared = prepare(source, request.get("engine", "auto"), plain)
+        if request.get("prepared"):  # made by an earlier run of this text, before it ran
+            ready = source_code.loads(request["prepared"])
+        else:
+            ready = prepare(source, request.get("engine", "auto"), plain)
+            prepared(source_code.dumps(ready))
     except ProgramSyntaxError as e:
         span = recorder.places.span(e.line, e.column, max(e.end, e.column + 1))
         return _record(recorder, [], notes, _error(e.message, "syntax", span), None)
-    notes.extend(prepared.notes)
-    recorder.statements = prepared.statements
-    recorder.operands = prepared.operands
+    notes.extend(ready.notes)
+    recorder.statements = ready.statements
+    recorder.operands = ready.operands
     names: dict[str, Any] = {
         "__name__": "__main__",
-        "__builtins__": builtins if not prepared.typed else _TYPED_BUILTINS,
+        "__builtins__": builtins,
         "__gradstep__": Hooks(recorder),
         "Value": Value,
         "draw_dot": draw_dot,
@@ -249,24 +257,24 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     random.seed(int(request.get("seed", 0)))
     STAND_INS["numpy.random"].reset(int(request.get("seed", 0)))
     STAND_INS["matplotlib.pyplot"].reset()
-    missing = [f for f in prepared.free if f[0] not in given]
+    missing = [f for f in ready.free if f[0] not in given]
     if missing:
-        listed = ", ".join(name + lookalike(name, prepared.stored) for name, *_ in missing)
+        listed = ", ".join(name + lookalike(name, ready.stored) for name, *_ in missing)
         name, line, column, end = missing[0]
         span = recorder.places.span(line, recorder.places.chars(line, column) + 1,
                                     recorder.places.chars(line, end) + 1)  # fmt: skip
         have = "s have" if len(missing) > 1 else " has"
         message = (f"no value for {listed}: the name{have} never been assigned (assign a "
                    "number, as in x = 2.0, or give a value)")  # fmt: skip
-        return _record(recorder, [], notes, _error(message, "name", span), prepared)
-    for name, line, column, end in prepared.free:
+        return _record(recorder, [], notes, _error(message, "name", span), ready)
+    for name, line, column, end in ready.free:
         v = Value(given[name])
         chars = recorder.places.chars
         v.site = recorder.places.span(line, chars(line, column) + 1, chars(line, end) + 1)
         v.name = name
         names[name] = v
         recorder.add_input(name, v, None)
-    saved = {k: Value.__dict__.get(k) for k in _NUMBERLIKE} if prepared.typed else {}
+    saved = {k: Value.__dict__.get(k) for k in _NUMBERLIKE} if ready.typed else {}
     for k in saved:  # a typed example's values print, format and compare as its numbers
         setattr(Value, k, _NUMBERLIKE[k])
     out, err = sys.stdout, sys.stderr
@@ -275,13 +283,16 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     if not plain:
         learner.install(recorder)
         value_module.observer = recorder
+    if ready.typed:  # its import math is TYPED_MATH (exp(x) of its value is drawn): builtins
+        # as they are now, with the hooks just installed, but for __import__
+        names["__builtins__"] = {**builtins.__dict__, "__import__": imports.typed_import}
     sys.stdout = sys.stderr = console
     sleep = time.sleep
     time.sleep = _no_sleep
     error = None
     torch: set[str] = set()  # names bound by pieces skipped for torch: what needs them is too
     try:
-        for line, code, bound in prepared.pieces:
+        for line, code, bound in ready.pieces:
             recorder.places.forget()
             recorder.module = None
             try:
@@ -322,7 +333,7 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
             else:
                 setattr(Value, k, f)
     recorder.places.forget()
-    record = _record(recorder, console.close_lines(), notes, error, prepared)
+    record = _record(recorder, console.close_lines(), notes, error, ready)
     # Never freed: the instance is thrown away after this run, and freeing a chain of 100,000
     # values would recurse deeper than the sandbox's stack (CPython's guard against that does
     # not see the WebAssembly stack's size).

@@ -21,9 +21,11 @@ Nothing here runs the program: ``prepare`` reads and rewrites, the harness runs 
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
+import marshal
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import CodeType
 from typing import Any
 
@@ -64,6 +66,16 @@ class Prepared:
         default_factory=dict
     )
     switched: str | None = None  # the class gradstep's Value stands in for (engine="gradstep")
+
+
+def dumps(ready: Prepared) -> str:
+    """``ready`` as text the host can keep and send back (marshal: code objects included)."""
+    parts = tuple(getattr(ready, f.name) for f in fields(Prepared))
+    return base64.b64encode(marshal.dumps(parts)).decode("ascii")
+
+
+def loads(text: str) -> Prepared:
+    return Prepared(*marshal.loads(base64.b64decode(text)))
 
 
 class ProgramSyntaxError(Exception):

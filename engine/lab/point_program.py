@@ -3,9 +3,10 @@
 The program is written as the micrograd lecture writes a network: Neuron, Layer and MLP
 classes, the trained weights as numbers handed to MLP (so building it is one call, folded into
 one box), the point's coordinates as the values x1 and x2 (inputs: their sliders move the
-point), and the loss below. Sums run in ``engine.nn``'s order and the loss is ``engine.losses``' formula, so
-the program's output is the model's loss for that point, exactly. Numbers are written with
-``repr``, which reads back exactly. The L2 term is left out: it is the same for every point.
+point), and the loss below. Sums run in ``engine.nn``'s order and the loss is
+``engine.losses``' formula, so the program's output is the model's loss for that point,
+exactly. Numbers are written with ``repr``, which reads back exactly. The L2 term is left out:
+it is the same for every point.
 """
 
 from __future__ import annotations

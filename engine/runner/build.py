@@ -43,6 +43,7 @@ harness.warm_up()
 gc.collect()
 gc.freeze()
 harness.progress = wit_world.progress
+harness.prepared = wit_world.prepared
 
 
 class WitWorld(wit_world.WitWorld):

@@ -62,18 +62,23 @@ class Sandbox:
                 linker.add_wasip2()
                 with linker.root() as root:
                     root.add_func("progress", _progress)
+                    root.add_func("prepared", _prepared)
                 self._ready = (engine, comp, linker)
         assert self._ready is not None
         return self._ready
 
-    def call(self, request: str, fuel: int, memory: int) -> tuple[str, int]:
-        """The record of one run, and the fuel it used."""
+    def call(
+        self, request: str, fuel: int, memory: int, told: list[str] | None = None
+    ) -> tuple[str, int]:
+        """The record of one run, and the fuel it used; ``told`` receives the program's
+        prepared code, when the guest tells it (before the program runs)."""
         engine, comp, linker = self._loaded()
         store = wasmtime.Store(engine)
         store.set_wasi(wasmtime.WasiConfig())
         store.set_limits(memory_size=memory)
         store.set_fuel(fuel)
         _LINE.value = 0
+        _LINE.told = told
         try:
             instance = linker.instantiate(store, comp)
             run = instance.get_func(store, "run")
@@ -93,11 +98,18 @@ class Sandbox:
         return out, used
 
 
-_LINE = threading.local()  # the line the run in this thread has reached, as it said
+_LINE = threading.local()  # the line the run in this thread has reached, as it said, and
+# where its prepared code goes
 
 
 def _progress(store: Any, line: int) -> None:
     _LINE.value = line
+
+
+def _prepared(store: Any, code: str) -> None:
+    told = getattr(_LINE, "told", None)
+    if told is not None and not told:  # the first time only: later, the program could call it
+        told.append(code)
 
 
 def _where() -> str:

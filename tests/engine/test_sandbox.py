@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine import GradstepError, run
+from engine import GradstepError, run, runner
 from engine.runner import run_record, sandbox
 from engine.runner.sandbox import Exhausted
 
@@ -112,6 +112,27 @@ def test_a_program_that_tampers_with_the_recorder_gets_an_error_not_a_crash() ->
     with pytest.raises(GradstepError) as err:
         run(source)
     assert err.value.kind == "internal"
+
+
+def test_a_programs_prepared_code_is_told_once_before_it_runs_and_reused() -> None:
+    source = "x = 2.0\ny = x * x + 1\n"
+    runner._prepared.clear()
+    assert run(source).graph.data[-1] == 5.0
+    told = runner._prepared[(source, "auto")]
+    assert run(source, {"x": 3.0}).graph.data[-1] == 10.0  # run from what was told
+    assert runner._prepared[(source, "auto")] is told
+
+
+def test_a_program_cannot_tell_prepared_code_for_later_runs() -> None:
+    # the host keeps the first code told in a run, which the harness tells before the program
+    # runs: what the program tells afterwards is dropped
+    source = (
+        "import engine.guest.harness as h\nh.prepared('bogus')\nx = Value(2.0)\ny = x * x\n"
+    )
+    runner._prepared.clear()
+    assert run(source).graph.data[-1] == 4.0
+    assert runner._prepared[(source, "auto")] != "bogus"
+    assert run(source, {}).graph.data[-1] == 4.0
 
 
 def test_a_record_too_large_to_read_is_refused() -> None:

@@ -117,9 +117,7 @@ def test_a_training_loop_of_the_programs_own_engine_is_stepped_through_too() -> 
     printed = [text for _, text in program.console][-20:]
     assert printed == [f"{k} {loss!r}" for k, loss in enumerate(program.losses)]
     assert output_data(program) == program.losses[0]
-    third = run(NOTEBOOK_TRAINING, iteration=2)  # the last one every run watches
-    assert third.graph.engine == "program" and output_data(third) == program.losses[2]
-    for k in (3, 4):  # drawn by running again, watched: its objects are made at other
+    for k in (2, 3, 4):  # drawn by running again, watched: its objects are made at other
         # addresses, so its sets of them (_prev) list them in another order and the grads
         # add up in another order: the last bits may differ, as between two runs of CPython
         later = run(NOTEBOOK_TRAINING, iteration=k)
