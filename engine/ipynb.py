@@ -30,16 +30,22 @@ def program_of(notebook: str | bytes) -> str:
     if not isinstance(cells, list):
         raise GradstepError("this file is not a Jupyter notebook (it has no cells)", kind="syntax")
     language = _language(data)
-    if language not in ("", "python"):
+    if language.lower() not in ("", "python"):
         raise GradstepError(f"this notebook's code is {language}, not Python", kind="unsupported")
     parts = []
-    for cell in cells:
+    for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else source
-        if not isinstance(text, str):
-            continue
+        pieces = source if isinstance(source, list) else [source]
+        if not all(isinstance(piece, str) for piece in pieces):
+            raise GradstepError(f"this file is not a Jupyter notebook (cell {number}'s source is "
+                                "not text)", kind="syntax")  # fmt: skip
+        text = "".join(pieces)
+        bad = next((ch for ch in text if "\ud800" <= ch <= "\udfff"), None)
+        if bad is not None:  # half of a character: no text can hold it
+            raise GradstepError(f"cell {number} holds U+{ord(bad):04X}, half of a character: "
+                                "this notebook's text is damaged", kind="syntax")  # fmt: skip
         parts.append("# %%\n" + text.rstrip("\n"))
     if not parts:
         raise GradstepError("this notebook has no code cells", kind="syntax")
@@ -53,6 +59,6 @@ def _language(data: dict[str, object]) -> str:
     for key in ("language_info", "kernelspec"):
         info = metadata.get(key)
         if isinstance(info, dict) and isinstance(info.get("language") or info.get("name"), str):
-            name = str(info.get("language") or info.get("name")).lower()
-            return "python" if name.startswith("python") else name
+            name = str(info.get("language") or info.get("name"))  # as written: "R", "Julia"
+            return "python" if name.lower().startswith("python") else name
     return ""

@@ -3,8 +3,8 @@
 A program runs in CPython inside a WebAssembly sandbox (engine.runner), so the limits on its
 work are the sandbox's, exact and deterministic: ``RUN_FUEL`` units of WebAssembly work (the
 same program always uses the same fuel: about 10 s of a training loop on a 2-core machine, 8 s
-of an empty ``while True: pass``; a run that makes values stops itself a little before the time
-its fuel stands for, keeping what it printed and made), and ``RUN_MEMORY_MB`` of memory (past
+of an empty ``while True: pass``; a run that makes values stops itself when a quarter of its
+fuel is left, keeping what it printed and made), and ``RUN_MEMORY_MB`` of memory (past
 it, a ``MemoryError`` inside). The server's settings can change both (app/settings.py).
 
 What the recorder keeps of a run: ``MAX_NODES`` values in a graph it keeps (a larger one is

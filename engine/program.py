@@ -117,15 +117,39 @@ NOTHING_DRAWN = (
 )
 
 
-@dataclass(frozen=True, slots=True)
 class Pass:
-    """The backward() calls on one graph (an iteration of a training loop)."""
+    """The backward() calls on one graph (an iteration of a training loop). Its graph is read
+    from the record when first asked for: a loop of 100 iterations draws one."""
 
-    site: tuple[int, int]  # where its backward() is called
-    loss: float  # the output's number then
-    size: int  # values in its graph (-1: not counted)
-    graph: Graph | None  # None: too large to keep, or not watched
-    watched: bool = True  # False: a loop's iteration run unwatched (engine.guest.recorder)
+    __slots__ = ("_graph", "_raw", "_reader", "_watched", "loss", "site", "size")
+
+    def __init__(
+        self,
+        site: tuple[int, int],  # where its backward() is called
+        loss: float,  # the output's number then
+        size: int,  # values in its graph (-1: not counted)
+        graph: dict[str, Any] | None,  # its record (None: too large to keep, or not watched)
+        watched: bool = True,  # False: a loop's iteration run unwatched (engine.guest.recorder)
+        reader: _Reader | None = None,
+    ) -> None:
+        self.site, self.loss, self.size, self._watched = site, loss, size, watched
+        self._raw, self._reader = graph, reader
+        self._graph: Graph | None = None
+
+    @property
+    def graph(self) -> Graph | None:
+        if self._graph is None and self._raw is not None and self._reader is not None:
+            self._graph = self._reader.graph(self._raw)
+            if self._graph is None:  # numbers alone that were not shaped as they said
+                self._raw, self._watched = None, False
+        return self._graph
+
+    @property
+    def watched(self) -> bool:
+        """Whether the run recorded this pass (else it is drawn from a run that watches it)."""
+        if self._watched and self._raw is not None and self._raw.get("numbers"):
+            return self.graph is not None  # its check is made as it is read
+        return self._watched
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -196,8 +220,8 @@ def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
         if g is not None and "like" in g:
             p["graph"] = {**raw[g["like"]]["graph"], **{k: v for k, v in g.items() if k != "like"}}
     passes = tuple(
-        Pass((p["site"][0], p["site"][1]), _num(p["loss"]), p["size"], reader.graph(p["graph"]),
-             bool(p.get("watched", True)))
+        Pass((p["site"][0], p["site"][1]), _num(p["loss"]), p["size"], p["graph"],
+             bool(p.get("watched", True)), reader)
         for p in raw
     )  # fmt: skip
     drawn, drawn_pass = None, None
@@ -207,7 +231,7 @@ def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
             drawn_pass = d["pass"]
             drawn = passes[drawn_pass]
         else:
-            drawn = Pass((0, 0), _num(d.get("loss")), d["size"], reader.graph(d["graph"]))
+            drawn = Pass((0, 0), _num(d.get("loss")), d["size"], d["graph"], True, reader)
     return Run(
         error=error,
         console=tuple((int(line), str(text)) for line, text in record.get("console") or ()),
@@ -240,6 +264,32 @@ def unpacked(x: str | list[float]) -> list[float]:
     numbers = array("d")
     numbers.frombytes(base64.b64decode(x, validate=True))
     return numbers.tolist()
+
+
+def _recomputed(
+    ops: tuple[OwnOp | None, ...],
+    parents: tuple[tuple[int, ...], ...],
+    data: list[float],
+    constant: list[bool],
+) -> tuple[tuple[float, ...], ...] | None:
+    """The local derivatives of a pass kept as numbers alone (engine.guest.snapshot.numbers),
+    computed from its data by the op table on the structure of the pass it is like, as
+    engine.value computes them (a constant operand's is 0); None when an op's value is not
+    what its operands give (the pass is shaped otherwise)."""
+    out: list[tuple[float, ...]] = []
+    for i, ps in enumerate(parents):
+        op = ops[i]
+        if op is None or op.op is None:
+            out.append(())
+            continue
+        try:
+            value, ds = op.op.eval(*(data[p] for p in ps))
+        except (GradstepError, ArithmeticError, ValueError, TypeError):
+            return None
+        if not math.isclose(value, data[i], rel_tol=1e-9, abs_tol=1e-12):
+            return None
+        out.append(tuple(0.0 if constant[p] else d for p, d in zip(ps, ds, strict=True)))
+    return tuple(out)
 
 
 def _locals(
@@ -284,15 +334,24 @@ class _Reader:
             constant = [False] * n
             for i in g.get("lifted", ()):
                 constant[i] = True
+        data = unpacked(g["data"])
+        locals_: tuple[tuple[float, ...], ...] = ((),) * n
+        if gradstep and g.get("numbers"):
+            found = _recomputed(ops, parents, data, constant)
+            if found is None:
+                return None
+            locals_ = found
+        elif gradstep:
+            locals_ = _locals(unpacked(g["locals"]), parents)
         call_ids, call_list = self._calls(g["calls"])
         return Graph(
             engine="gradstep" if gradstep else "program",
             engine_class=g.get("class", ""),
             parents=parents,
             ops=ops,
-            data=tuple(unpacked(g["data"])),
+            data=tuple(data),
             grad=tuple(unpacked(g["grad"])),
-            locals=_locals(unpacked(g["locals"]), parents) if gradstep else ((),) * n,
+            locals=locals_,
             constant=tuple(constant),
             spans=tuple(self.span(s) for s in g["spans"]),
             calls=call_ids,

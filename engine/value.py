@@ -133,9 +133,9 @@ class Value:
 
     def backward(self) -> None:
         """Seed this value's grad with 1 and accumulate d(self)/d(node) into every node."""
-        graph.backward(self)
+        order = graph.backward(self)
         if observer is not None:
-            observer.backward(self)
+            observer.backward(self, order)
 
     def zero_grad(self) -> None:
         """Reset the grad of every value this one was computed from, itself included."""
@@ -145,7 +145,7 @@ class Value:
 
 class Observer(Protocol):
     def made(self, v: Value, depth: int, operand: int = -1) -> None: ...
-    def backward(self, v: Value) -> None: ...
+    def backward(self, v: Value, order: list[Value]) -> None: ...
 
 
 def exp(x: Value | float) -> Value:

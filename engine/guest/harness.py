@@ -44,7 +44,7 @@ from engine.guest import source as source_code
 from engine.guest.console import Console
 from engine.guest.imports import STAND_INS
 from engine.guest.places import PROGRAM
-from engine.guest.recorder import OutOfTime, Recorder
+from engine.guest.recorder import OutOfTime, Recorder, is_number
 from engine.guest.source import ProgramSyntaxError, prepare
 from engine.guest.spelling import lookalike
 from engine.value import Value, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
@@ -71,8 +71,10 @@ _MODULE_HINTS = {"np": "import numpy as np", "plt": "import matplotlib.pyplot as
                  "math": "import math", "random": "import random"}  # fmt: skip
 
 
-def progress(line: int) -> None:
-    """Tells the host the line the program has reached (the component sets the real one)."""
+def progress(line: int) -> int:
+    """Tells the host the line the program has reached, and answers the fuel left (the
+    component sets the real one)."""
+    return 2**63
 
 
 def prepared(code: str) -> None:
@@ -141,6 +143,9 @@ class Hooks:
         self.recorder.top(line, loop)
 
     def wrote_data(self, objects: tuple[object, ...], statement: tuple[int, ...]) -> None:
+        for v in objects:  # CPython would let it be, but gradstep's Value holds a number
+            if isinstance(v, Value) and not is_number(v.data):
+                raise TypeError(f"a Value's data must be a number, not {type(v.data).__name__}")
         recorder = self.recorder
         last = recorder.passes[-1] if recorder.passes else None
         if last is None or last.ids is None or last.graph is None or last.data is None:
@@ -150,14 +155,16 @@ class Hooks:
             end = len(recorder.places.lines[line - 1].rstrip()) + 1
         span = recorder.places.span(line, column, max(end, column + 1))
         for v in objects:
-            node = last.ids.get(id(v))
-            if node is None or not isinstance(v, Value) or v.op is not None or v.constant:
+            if not isinstance(v, Value) or v.op is not None or v.constant:
                 continue
-            updates = last.graph["updates"]
-            before = next((u[2] for u in reversed(updates) if u[0] == node), None)
-            if before is None:
-                before = last.data[node]
+            node = last.ids.get(v.serial)
+            if node is None:
+                continue
+            updates, updated = last.graph["updates"], last.updated
+            k = updated.get(node)
+            before = last.data[node] if k is None else updates[k][2]
             if v.data != before:
+                updated[node] = len(updates)
                 updates.append([node, before, v.data, span])
 
     def shown(self, x: object) -> object:
@@ -224,6 +231,7 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     limits: dict[str, int] = request["limits"]
     recorder = Recorder(source, given, limits)
     recorder.snapshot = snapshot.take
+    recorder.numbers = snapshot.numbers
     recorder.progress = lambda line: progress(line)
     plain = bool(request.get("plain"))  # run as written, nothing recorded (bench/sandbox.py)
     nudge = request.get("nudge")
@@ -310,10 +318,10 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
                              "torch: skipped")  # fmt: skip
             except OutOfTime as e:
                 span = recorder.places.line_span(e.line)
-                seconds = limits.get("seconds", 0)
-                error = _error(f"the program ran for more than {seconds:.0f} s, gradstep's limit "
-                               "for one run: fewer steps, points or epochs would fit", "limit",
-                               span)  # fmt: skip
+                fuel, seconds = limits.get("fuel", 0), limits.get("seconds", 0)
+                error = _error(f"the program ran out of time: it reached gradstep's limit for one "
+                               f"run ({fuel:,} units of work, about {seconds:.2g} s here): fewer "
+                               "steps, points or epochs would fit", "limit", span)  # fmt: skip
                 break
             except SystemExit:
                 notes.append(f"the program called exit() (line {line}): it stopped there")
@@ -406,6 +414,9 @@ def _record(
             drawn = _drawn(recorder)
         except snapshot.Unreadable as e:
             error = _error(str(e), "unsupported", None)
+        except (TypeError, OverflowError) as e:  # a grad set to text, by the program
+            error = _error(f"TypeError: a Value's data and grad must be numbers ({e})", "type",
+                           None)  # fmt: skip
     figures = STAND_INS["matplotlib.pyplot"].record()
     for figure in figures:
         for skipped in figure.get("skipped", ()):

@@ -16,6 +16,7 @@ stepper needs, compactly (docs/design.md, "Running programs").
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import time
@@ -154,8 +155,9 @@ class Pass:
     root: object  # the output, while it may be backward()'s again (then dropped)
     graph: dict[str, Any] | None  # its snapshot (None: too large to keep, or not watched)
     size: int  # values in its graph (-1: not counted, the pass was not watched)
-    ids: dict[int, int] | None = None  # gradstep's values: id(value) -> node, for updates
+    ids: dict[int, int] | None = None  # gradstep's values: serial -> node, for updates
     data: list[float] | None = None  # and their data when it ran (an update's before)
+    updated: dict[int, int] = dataclasses.field(default_factory=dict)  # node -> its last update
     watched: bool = True  # False: an iteration of a loop run unwatched (its loss alone kept)
 
 
@@ -163,7 +165,7 @@ FIRST_ITERATIONS = frozenset({0, 1})  # a training loop's iterations watched in 
 
 
 class OutOfTime(BaseException):
-    """The run reached the time its fuel stands for: stopped where it was, its record kept (a
+    """The run has used its fuel but the reserve: stopped where it was, its record kept (a
     BaseException: the program's own ``except Exception`` does not catch it)."""
 
     def __init__(self, line: int) -> None:
@@ -181,13 +183,13 @@ class Paused:
 
     def made(self, v: Value, depth: int, operand: int = -1) -> None:
         self.made_count += 1
-        if not self.made_count & 0xFFFF:  # the time is still watched
-            recorder = self.recorder
-            if time.monotonic() > recorder.deadline:
-                raise OutOfTime(_getframe(depth).f_lineno)
+        if not self.made_count & 0xFFFF:  # the fuel is still watched
+            line = _getframe(depth).f_lineno
+            if self.recorder.progress(line) < self.recorder.reserve:
+                raise OutOfTime(line)
 
-    def backward(self, v: Value) -> None:
-        self.recorder.backward(v)
+    def backward(self, v: Value, order: list[Value]) -> None:
+        self.recorder.backward(v, order)
 
 
 class Recorder:
@@ -224,17 +226,24 @@ class Recorder:
         self.calls_used: dict[int, CallRecord] = {}  # the calls snapshots refer to, by id
         self.nudge: tuple[int, float] | None = None
         self.on_made: Callable[[object, Info], None] | None = None  # learner: nudges
-        self.snapshot: Callable[[Recorder, object, Pass | None], Pass] | None = None
+        # engine.guest.snapshot's, set by the harness: a pass's graph taken; a pass of
+        # gradstep's values taken as numbers alone, like the last watched pass of its site
+        self.snapshot: Callable[[Recorder, object, Pass | None, list[Value] | None], Pass] | None
+        self.snapshot = None
+        self.numbers: Callable[[Recorder, Pass, list[Value]], None] = lambda r, p, order: None
+        # a site's last watched pass of gradstep's values: its index, size and updates' nodes
+        self.shapes: dict[tuple[int, int], tuple[int, int, dict[int, int]]] = {}
         self.module: FrameType | None = None  # the top level of the piece running
         self.ticks = 0  # values and objects made while watched
         self.ticks_at_pass = 0  # ... when the last pass ended
-        self.deadline = time.monotonic() + limits.get("seconds", 3600)
+        # the fuel kept for the record: the run stops itself when no more than this is left
+        self.reserve = int(limits.get("reserve", 0))
         self.told = 0.0  # when the host was last told the line reached
         self.watching = True
         self.paused = Paused(self)
         self.wanted: dict[tuple[int, int], frozenset[int]] = {}  # a loop's site -> iterations
         self.at_site: dict[tuple[int, int], int] = {}  # passes made at each site so far
-        self.progress: Callable[[int], None] = lambda line: None
+        self.progress: Callable[[int], int] = lambda line: 2**63  # tells the line, gets the fuel
         # the statements that write attributes, by the place of the target they write:
         # (line, column) -> (the statement's span, augmented) (engine.guest.source)
         self.statements: dict[tuple[int, int], tuple[tuple[int, int, int], bool]] = {}
@@ -286,29 +295,30 @@ class Recorder:
 
     def now_and_then(self, line: int) -> None:
         """Every few thousand values made: tell the host the line reached (for a run its fuel
-        ends), stop before the time the fuel stands for (so that what the program printed and
-        the graphs it made are kept), and stop watching a program that goes on making values
-        long past its last backward() (a decision boundary's grid): none of them can be drawn."""
-        self.progress(line)
-        if time.monotonic() > self.deadline:
+        ends), stop while fuel is left (so that what the program printed and the graphs it made
+        are kept: at the same place in every run), and stop watching a program that goes on
+        making values long past its last backward() (a decision boundary's grid): none of them
+        can be drawn."""
+        if self.progress(line) < self.reserve:
             raise OutOfTime(line)
         if self.ticks - self.ticks_at_pass > self.limits["max_kept_nodes"] // 4:
             self.watch(False)
 
-    def backward(self, v: Value) -> None:
+    def backward(self, v: Value, order: list[Value]) -> None:
         if self.depth == 0:  # not inside a backward() of the program's own objects
-            self.pass_ended(v, getframe(1))
+            self.pass_ended(v, getframe(1), order)
 
     # the passes ----------------------------------------------------------------------------
 
-    def pass_ended(self, root: object, caller: FrameType) -> None:
-        """A backward() on ``root`` returned: a new pass, or the last one's again."""
+    def pass_ended(self, root: object, caller: FrameType, order: list[Value] | None = None) -> None:
+        """A backward() on ``root`` returned: a new pass, or the last one's again (``order``:
+        gradstep's values, in the topological order backward() used)."""
         self.current = ("backward", root)
         last = self.passes[-1] if self.passes else None
         assert self.snapshot is not None
         if last is not None and last.root is root:
             if last.watched and self.watching:
-                self.passes[-1] = self.snapshot(self, root, last)
+                self.passes[-1] = self.snapshot(self, root, last, order)
             return
         if last is not None:
             last.root = None
@@ -324,13 +334,19 @@ class Recorder:
         n = self.at_site.get(site, 0)
         self.at_site[site] = n + 1
         if not self.watching:
-            self.passes.append(Pass(site, _loss(root), root, None, -1, watched=False))
+            p = Pass(site, _loss(root), root, None, -1, watched=False)
+            if order is not None and site in self.shapes:  # its numbers, if shaped alike
+                self.numbers(self, p, order)
+            self.passes.append(p)
         else:
             info = None if isinstance(root, Value) else self.info(root)
             if info is not None:  # what was written before this graph's output was made is past
                 self.log.drop_before(info.born)
                 self.kept.drop_before(info.born)
-            self.passes.append(self.snapshot(self, root, Pass(site, math.nan, root, None, 0)))
+            p = self.snapshot(self, root, Pass(site, math.nan, root, None, 0), order)
+            self.passes.append(p)
+            if order is not None and p.graph is not None and p.ids is not None:
+                self.shapes[site] = (len(self.passes) - 1, p.size, p.ids)
         # the next pass here is watched if it is wanted; else the run goes on unwatched until
         # one is, or until this top-level statement ends (the loop is over)
         self.watch((n + 1) in self.wanted.get(site, FIRST_ITERATIONS))

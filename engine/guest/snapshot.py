@@ -16,6 +16,7 @@ import base64
 import bisect
 import math
 from array import array
+from operator import attrgetter
 from typing import Any
 
 from engine.graph import topological_order
@@ -42,18 +43,22 @@ class Unreadable(Exception):
     """The output is an object of the program's, but not one gradstep can read as a node."""
 
 
-def take(recorder: Recorder, root: object, done: Pass | None) -> Pass:
-    """The pass of a backward() on ``root`` (``done``: the pass it began, if it ran before)."""
+def take(
+    recorder: Recorder, root: object, done: Pass | None, order: list[Value] | None = None
+) -> Pass:
+    """The pass of a backward() on ``root`` (``done``: the pass it began, if it ran before;
+    ``order``: gradstep's values in topological order, if backward() has it)."""
     p = done or Pass((0, 0), math.nan, root, None, 0)
     if isinstance(root, Value):
         if done is None or math.isnan(p.loss):
             p.loss = root.data
         if done is not None and p.graph is not None:
             return p  # gradstep's values: its numbers are the same each time
-        order = topological_order(root)
+        order = order if order is not None else topological_order(root)
         p.size = len(order)
         if _keep(recorder, p.size):
-            p.graph, p.ids, p.data = gradstep_graph(recorder, order)
+            p.graph, p.data = gradstep_graph(recorder, order)
+            p.ids = serials(order)
         return p
     nodes, fields = own_nodes(recorder, root)
     p.size = len(nodes)
@@ -63,6 +68,32 @@ def take(recorder: Recorder, root: object, done: Pass | None) -> Pass:
         recorder.kept_nodes -= p.size
     p.graph = own_graph(recorder, root, nodes, fields) if _keep(recorder, p.size) else None
     return p
+
+
+# A training loop's iterations past the ones watched, of gradstep's values: each is kept as its
+# numbers alone (data and grads, in the topological order backward() made), ``like`` the watched
+# pass of its site when it has as many values, so that any iteration is answered from the first
+# run. The host reads it with the like's structure, and checks it: every op's value computed
+# again from its operands' must be its own (engine.program), else the iteration is run again,
+# watched. Maps alone here, no Python loop per value: this runs at every iteration.
+_DATA, _GRAD = attrgetter("data"), attrgetter("grad")
+
+
+def serials(order: list[Value]) -> dict[int, int]:
+    """Each value's position in ``order``, by its serial number (an update's node)."""
+    return dict(zip(map(attrgetter("serial"), order), range(len(order)), strict=True))
+
+
+def numbers(recorder: Recorder, p: Pass, order: list[Value]) -> None:
+    index, size, ids = recorder.shapes[p.site]
+    if len(order) != size or not _keep(recorder, size):
+        return
+    data = list(map(_DATA, order))
+    p.graph = {"like": index, "numbers": True, "data": packed(data),
+               "grad": packed(list(map(_GRAD, order))), "updates": []}  # fmt: skip
+    # its updates' nodes: the watched pass's (a parameter keeps its serial, and its place in a
+    # graph shaped alike)
+    p.size, p.ids, p.data, p.watched = size, ids, data, True
 
 
 # what differs between a loop's iterations: their numbers, and their calls, which are new
@@ -79,8 +110,8 @@ def share_structures(recorder: Recorder, passes: list[dict[str, Any]]) -> None:
     at = -1
     for i, p in enumerate(passes):
         g = p["graph"]
-        if g is None or g["engine"] != "gradstep":
-            continue
+        if g is None or "like" in g or g["engine"] != "gradstep":
+            continue  # not gradstep's values, or already numbers alone
         calls = _calls_alike(recorder, g["calls"])
         if (
             last is not None
@@ -126,9 +157,7 @@ def _number(x: object) -> float:
 # gradstep's values -----------------------------------------------------------------------------
 
 
-def gradstep_graph(
-    recorder: Recorder, order: list[Value]
-) -> tuple[dict[str, Any], dict[int, int], list[float]]:
+def gradstep_graph(recorder: Recorder, order: list[Value]) -> tuple[dict[str, Any], list[float]]:
     ids = {id(v): i for i, v in enumerate(order)}
     inputs = {k: ids[id(v)] for k, v in recorder.inputs.items() if id(v) in ids}
     plain = arrays(order)
@@ -145,7 +174,6 @@ def gradstep_graph(
             "inputs": inputs,
             "updates": [],
         },
-        ids,
         plain["data"],
     )
 

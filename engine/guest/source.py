@@ -194,6 +194,7 @@ class _Facts:
         self.stored: set[str] = set()
         self.loads: list[ast.Name] = []
         self.counted: set[str] = set()  # range(n): a typed example's n stays a whole number
+        self.not_numbers: set[str] = set()  # names used as m.attr, f(...) or xs[i]
         self.operations: list[tuple[ast.expr, tuple[ast.expr, ...]]] = []
         self.drawings: list[ast.Call] = []
         self.bound: dict[int, set[str]] = {}  # id(top-level statement) -> the names it binds
@@ -222,6 +223,7 @@ class _Facts:
         elif isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Name):
+                self.not_numbers.add(f.id)
                 if f.id == "Value":
                     self.makes_values = True
                 elif f.id == "draw_dot":
@@ -238,6 +240,10 @@ class _Facts:
             self.makes_values = self.makes_values or node.name in OPERATORS
         elif isinstance(node, ast.Attribute):
             self.makes_values = self.makes_values or node.attr in OPERATORS
+            if isinstance(node.value, ast.Name):
+                self.not_numbers.add(node.value.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            self.not_numbers.add(node.value.id)
         elif isinstance(node, ast.arg):
             self.stored.add(node.arg)
         elif isinstance(node, ast.alias):
@@ -267,7 +273,9 @@ class _Facts:
         free: dict[str, tuple[str, int, int, int]] = {}
         loads = sorted(self.loads, key=lambda n: (n.lineno, n.col_offset))
         for n in loads:
-            if n.id not in self.stored and n.id not in BUILTIN_NAMES and n.id not in free:
+            if n.id in self.stored or n.id in BUILTIN_NAMES or n.id in self.not_numbers:
+                continue  # bound, Python's, or a module, a function, a list: CPython's NameError
+            if n.id not in free:
                 free[n.id] = (n.id, n.lineno, n.col_offset, n.end_col_offset or n.col_offset + 1)
         return list(free.values())
 

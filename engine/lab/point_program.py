@@ -95,18 +95,22 @@ def point_program(setup: Setup, index: int) -> PointProgram:
     lines += _loss_lines(setup.config.loss, outputs, scores, label)
     lines.append("loss.backward()")
     source = "\n".join(lines) + "\n"
-    too_big = GradstepError(
-        f"this model is too large to inspect: gradstep reads programs of at most "
-        f"{MAX_SOURCE_CHARS:,} characters and {MAX_NODES:,} values, and one point's loss here "
-        f"is {len(source):,} characters of weights and more: use fewer or smaller hidden layers",
-        kind="limit",
-    )
+
+    def too_big(what: str) -> GradstepError:
+        return GradstepError(
+            f"this model is too large to inspect: one point's loss here is {what}, and gradstep "
+            "draws less: use fewer or smaller hidden layers",
+            kind="limit",
+        )
+
     if len(source) > MAX_SOURCE_CHARS:
-        raise too_big
+        raise too_big(f"a program of {len(source):,} characters (at most {MAX_SOURCE_CHARS:,})")
     try:
         values = len(run(source).graph.parents)
     except GradstepError as e:
-        raise too_big if e.kind == "limit" else e from None
+        if e.kind != "limit":
+            raise
+        raise too_big(f"a graph of more than {MAX_NODES:,} values") from None
     return PointProgram(source, _point_loss(setup, index), values)
 
 

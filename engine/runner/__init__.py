@@ -58,7 +58,7 @@ class Limits:
 LIMITS = Limits()
 _sandbox: Sandbox | None = None
 _sandbox_lock = threading.Lock()
-_records: OrderedDict[tuple[str, str, str, str], Run] = OrderedDict()
+_records: OrderedDict[tuple[str, str, str, str, str], Run] = OrderedDict()
 _records_lock = threading.Lock()
 # a program's prepared code (engine/guest/source.py), as the guest told it before the program
 # ran, by its text and engine: its next runs (another value, iteration or nudge) skip reading it
@@ -118,7 +118,8 @@ def run_record(
 ) -> Run:
     """The record of one run (``watch``: a loop's site and an iteration of it to keep, besides
     its first two), kept for the next request that asks for the same."""
-    key = (source, json.dumps(given, sort_keys=True), engine, repr(watch))
+    key = (source, json.dumps(given, sort_keys=True), engine, repr(watch),
+           f"{LIMITS.fuel}/{LIMITS.memory_mb}")  # fmt: skip
     with _records_lock:
         found = _records.get(key)
         if found is not None:
@@ -158,6 +159,7 @@ def _call(
         ready = _prepared.get(key)
         if ready is not None:
             _prepared.move_to_end(key)
+    budget = LIMITS.fuel if fuel is None else fuel
     request = json.dumps(
         {
             "source": source,
@@ -171,13 +173,15 @@ def _call(
                 "max_kept_nodes": MAX_KEPT_NODES,
                 "max_console_chars": MAX_CONSOLE_CHARS,
                 "max_iterations": MAX_ITERATIONS,
-                # the time the fuel stands for, a little before it: the guest stops there itself
-                # and keeps its record; the fuel is the bound that holds whatever runs
-                "seconds": 0.75 * (LIMITS.fuel if fuel is None else fuel) / FUEL_PER_SECOND,
+                # a run that makes values stops itself when a quarter of its fuel is left,
+                # keeping its record (the same place each time); the fuel is the bound that
+                # holds whatever runs, and the seconds what it stands for here (for the message)
+                "fuel": budget,
+                "reserve": budget // 4,
+                "seconds": budget / FUEL_PER_SECOND,
             },
         }
     )
-    budget = LIMITS.fuel if fuel is None else fuel
     told: list[str] = []
     text, used = sandbox().call(request, budget, LIMITS.memory_mb * 2**20, told)
     if told and len(told[0]) <= MAX_PREPARED_CHARS:

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,16 +98,14 @@ def is_built(folder: Path) -> bool:
 def component(folder: Path) -> Path:
     """The component's .wasm file, built unless the cache has it."""
     path = folder / f"runner-{digest()}.wasm"
-    if path.exists():
+    if _used(path):
         return path
     with _locked(folder):
         if path.exists():
             return path
         with tempfile.TemporaryDirectory(prefix="gradstep-guest-") as tmp:
             _build(Path(tmp), path)
-        for old in folder.glob("runner-*.wasm"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        _forget_others(folder, "runner-*.wasm", path)
     return path
 
 
@@ -146,7 +145,7 @@ def compiled(folder: Path, engine_key: str, compile_: object) -> Path:
     engine's configuration), made by ``compile_(wasm) -> bytes`` unless kept."""
     wasm = component(folder)
     path = wasm.with_name(f"{wasm.stem}-{engine_key}.cwasm")
-    if path.exists():
+    if _used(path):
         return path
     with _locked(folder):
         if not path.exists():
@@ -154,7 +153,29 @@ def compiled(folder: Path, engine_key: str, compile_: object) -> Path:
             partial = path.with_suffix(".partial")
             partial.write_bytes(data)
             partial.replace(path)
-        for old in folder.glob("runner-*.cwasm"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        _forget_others(folder, "runner-*.cwasm", path)
     return path
+
+
+STALE_SECONDS = 7 * 24 * 3600  # another version's files unused this long are deleted
+
+
+def _used(path: Path) -> bool:
+    """Whether ``path`` exists; if so, it is marked used now (its time of change), where the
+    folder may be written (a Docker image's may not)."""
+    if not path.exists():
+        return False
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return True
+
+
+def _forget_others(folder: Path, pattern: str, keep: Path) -> None:
+    """Delete other versions' files, but only stale ones: a server of another version (during
+    a deploy, or another checkout's tests) may be about to read its own."""
+    for old in folder.glob(pattern):
+        try:
+            if old != keep and time.time() - old.stat().st_mtime > STALE_SECONDS:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass

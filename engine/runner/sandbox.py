@@ -79,6 +79,7 @@ class Sandbox:
         store.set_fuel(fuel)
         _LINE.value = 0
         _LINE.told = told
+        _LINE.store = store
         try:
             instance = linker.instantiate(store, comp)
             run = instance.get_func(store, "run")
@@ -98,12 +99,13 @@ class Sandbox:
         return out, used
 
 
-_LINE = threading.local()  # the line the run in this thread has reached, as it said, and
-# where its prepared code goes
+_LINE = threading.local()  # the run in this thread: the line it has reached, as it said, its
+# store (whose fuel it asks), and where its prepared code goes
 
 
-def _progress(store: Any, line: int) -> None:
+def _progress(store: Any, line: int) -> int:
     _LINE.value = line
+    return int(_LINE.store.get_fuel())  # the fuel left: the guest stops itself near the end
 
 
 def _prepared(store: Any, code: str) -> None:

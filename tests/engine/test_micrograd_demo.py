@@ -84,7 +84,7 @@ def test_the_demo_is_drawn_by_iteration_with_its_plots(small: Small) -> None:
 def test_pasted_whole_it_stops_at_the_time_limit_with_what_it_printed() -> None:
     with pytest.raises(GradstepError) as err:
         run(DEMO)
-    assert err.value.kind == "limit" and "ran for more than" in err.value.message
+    assert err.value.kind == "limit" and "ran out of time" in err.value.message
     assert err.value.span is not None and DEMO.split("\n")[err.value.span.line - 1].startswith(" ")
     printed = [text for _, text in err.value.console or ()]
     before = DEMO.replace("range(100)", "range(0)").split("# visualize decision boundary")[0]

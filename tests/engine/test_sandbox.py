@@ -71,6 +71,17 @@ def test_a_program_that_makes_values_stops_itself_and_keeps_what_it_printed() ->
     assert record.error.console == ((2, "started"),)  # the API shows it beside the error
 
 
+def test_a_run_stops_itself_by_its_fuel_at_the_same_place_on_any_load() -> None:
+    # the guest asks the host for the fuel left, not the clock: the same stop every time
+    source = "a = Value(1.0)\nk = 0\nwhile True:\n    a = a * 1.0\n    k += 1\n    print(k)\n"
+    runs = [runner._call(source, {}, "auto", None, SMALL_FUEL) for _ in range(3)]
+    first, second, third = runs  # the first reads the program; the others get it prepared
+    assert first.error is not None and second.error is not None and third.error is not None
+    assert "reached gradstep's limit for one run (2,000,000,000 units" in first.error.message
+    assert first.error.message == second.error.message and first.console == second.console
+    assert second.fuel == third.fuel and 0.75 < second.fuel / SMALL_FUEL < 0.9  # a quarter kept
+
+
 @pytest.mark.parametrize(
     "program",
     [
@@ -126,9 +137,7 @@ def test_a_programs_prepared_code_is_told_once_before_it_runs_and_reused() -> No
 def test_a_program_cannot_tell_prepared_code_for_later_runs() -> None:
     # the host keeps the first code told in a run, which the harness tells before the program
     # runs: what the program tells afterwards is dropped
-    source = (
-        "import engine.guest.harness as h\nh.prepared('bogus')\nx = Value(2.0)\ny = x * x\n"
-    )
+    source = "import engine.guest.harness as h\nh.prepared('bogus')\nx = Value(2.0)\ny = x * x\n"
     runner._prepared.clear()
     assert run(source).graph.data[-1] == 4.0
     assert runner._prepared[(source, "auto")] != "bogus"

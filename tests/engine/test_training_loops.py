@@ -9,7 +9,7 @@ import pytest
 
 from app.lecture import DEMO, DEMO_OPTIMIZATION_CELL, LECTURE_NOTEBOOK_NEURON, LECTURE_TRAINING
 from app.lecture.notebook import LECTURE_DATASET_CELL, LECTURE_MLP_CELL, LECTURE_TRAINING_CELL
-from engine import Program, run, trace
+from engine import Program, run, runner, trace
 from engine.errors import GradstepError
 from engine.limits import MAX_NODES
 from engine.runner import loop_of, run_record
@@ -57,21 +57,45 @@ def test_every_iteration_has_one_structure_so_the_page_keeps_its_layout() -> Non
         assert t.structure.nodes[t.structure.output].name == "loss"
 
 
-def test_a_loops_iterations_past_the_first_two_run_unwatched_and_are_drawn_by_running_again() -> (
-    None
-):
+def test_every_iteration_of_gradsteps_values_is_answered_from_the_first_run() -> None:
+    runner._records.clear()
     record = run_record(LECTURE_TRAINING, {})
     loop = [record.passes[i] for i in loop_of(record)]
-    assert len(loop) == 20
-    assert all(p.watched and p.graph is not None for p in loop[:2])
-    assert all(not p.watched and p.graph is None for p in loop[2:])
+    assert len(loop) == 20 and all(p.watched and p.graph is not None for p in loop)
     printed = [text for _, text in record.console]
     for k in (2, 11, 19):
         program = run(LECTURE_TRAINING, iteration=k)
         assert program.iteration == k and program.watched is not None
         assert output_data(program) == program.losses[k] == loop[k].loss
         assert printed[k] == f"{k} {output_data(program)!r}"
-        assert len(program.graph.parents) == len(loop[0].graph.parents)  # type: ignore[union-attr]
+        # past the first two, the numbers alone were kept: the graph is the watched one's,
+        # its local derivatives computed again from its data, its update step its own
+        watched = (
+            run_record(LECTURE_TRAINING, {}, "auto", program.watched)
+            .passes[loop_of(record)[k]]
+            .graph
+        )
+        g = program.graph
+        assert watched is not None and g.parents == watched.parents and g.names == watched.names
+        assert (g.data, g.grad) == (watched.data, watched.grad)
+        flat = [d for ds in g.locals for d in ds]  # as computed again: a libm's last bit
+        assert flat == pytest.approx([d for ds in watched.locals for d in ds], rel=1e-12)
+        assert g.updates == watched.updates and len(g.updates) == 41
+    assert len([key for key in runner._records if key[3] != "None"]) == 3  # only the checks
+
+
+def test_numbers_not_shaped_as_the_watched_iteration_are_drawn_by_running_again() -> None:
+    # as many values each time, but another op: the host finds its numbers are not that graph's
+    source = (
+        "w = Value(0.5)\nfor k in range(4):\n    x = Value(2.0)\n"
+        "    y = x * w if k % 2 else x + w\n    y.backward()\n    w.data -= 0.1 * w.grad\n"
+    )
+    record = run_record(source, {})
+    third = record.passes[loop_of(record)[2]]  # x + w, kept like the second, x * w
+    assert third.graph is None and not third.watched
+    program = run(source, iteration=2)  # run again, watching it
+    assert program.graph.ops[-1] is not None and program.graph.ops[-1].text == "add"
+    assert output_data(program) == program.losses[2] == 2.1  # w: 0.5, then grads 1, 1 + 2
 
 
 def test_an_iteration_asked_for_that_is_not_there_is_a_clear_error() -> None:
