@@ -138,8 +138,7 @@ def before(path: str, name: str, repeat: int) -> Timing | None:
 def child(name: str, repeat: int) -> None:
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != here]  # bench/engine.py
-    from engine import parse  # type: ignore[attr-defined]  # the old interpreter's
-    from engine import trace
+    from engine import parse, trace  # type: ignore[attr-defined]  # the old interpreter's
 
     def once() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
