@@ -193,8 +193,8 @@ class Answers:
     load says little of the graph): while ``busy()`` gives a refusal, a request whose layout
     failed before gets that refusal at once, and never takes the layout its first try took
     from cheaper graphs; when the server is free, it is tried again. Concurrent requests for
-    one key share one computation. A refusal of the server's (``Unavailable``) is not kept, nor
-    is a run out of time (a loaded server's, maybe)."""
+    one key share one computation. A refusal of the server's (``Unavailable``) is not kept. A run
+    out of time is: its limit is fuel, the same on any machine at any load."""
 
     def __init__(self, max_bytes: int, busy: Callable[[], Exception | None]) -> None:
         self.max_bytes = max_bytes

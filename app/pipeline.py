@@ -24,7 +24,7 @@ from pydantic import TypeAdapter
 import engine
 from app.bounded import BoundedCache
 from app.capacity import Gate, default_slots
-from app.draw.dot import Direction, Rankdir, check_drawable, choose_rankdir, dot_source
+from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
 from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
@@ -140,7 +140,6 @@ def draw(
     with RUNS.slot():
         program = engine.run(source, given, engine=engine_choice, iteration=iteration)
         ran = time.perf_counter()
-        check_drawable(len(program.graph.parents))  # before its trace, which costs by its size
         outline = engine.outline(program)
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)

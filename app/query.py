@@ -147,7 +147,7 @@ def graph_query(
     ] = "auto",
     iteration: Annotated[
         int | None,
-        Query(ge=0, le=MAX_ITERATIONS, description="a training loop's; omit: the last"),
+        Query(ge=0, le=MAX_ITERATIONS, description="a training loop's; omit: the first"),
     ] = None,
 ) -> GraphQuery:
     source = preset_source(source, preset)

@@ -19,13 +19,13 @@ from app.errors import send_refusal
 from app.numbers import ascii_digits
 from app.schemas import ErrorResponse
 
-# A program of 20,000 characters is about 60 KB in a URL (each of "=+*()\n" is %XX); room for
-# values (60,000 characters at most) on top. A longer program is POSTed to /api/graph.
+# A program of 60,000 characters (a whole notebook chapter) is up to 180 KB in a URL (each of
+# "=+*()\n" is %XX); a longer one, or one with its values, is POSTed to /api/graph.
 MAX_URL_BYTES = 192 * 1024
 MAX_HEADER_BYTES = 48 * 1024  # every header's name and value together; browsers send ~2 KB
 MAX_HEADERS = 100
 MAX_REQUEST_HEAD_BYTES = 256 * 1024  # more than the two above: they are answered in our shape
-MAX_BODY_BYTES = 256 * 1024  # a program is at most 20,000 characters; JSON can quadruple it
+MAX_BODY_BYTES = 256 * 1024  # a program is at most 60,000 characters; JSON's escapes add some
 
 # Every operation can be refused for its request head, so the OpenAPI document says so for all.
 HEAD_REFUSALS: dict[int | str, dict[str, Any]] = {

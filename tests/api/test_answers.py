@@ -26,20 +26,21 @@ from engine.errors import GradstepError
 PROGRAM = "a = 2.0\nb = a * a + 1\nb.backward()\n"
 
 
-def counting_parse(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def counting_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources the pipeline hands to the sandbox (``engine.run``), in order."""
     runs: list[str] = []
-    original = engine.parse
+    original = engine.run
 
-    def parse(source: str, *args: object, **kwargs: object) -> object:
+    def run(source: str, *args: object, **kwargs: object) -> object:
         runs.append(source)
         return original(source, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine, "parse", parse)
+    monkeypatch.setattr(engine, "run", run)
     return runs
 
 
 def test_the_same_request_again_runs_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    runs = counting_parse(monkeypatch)
+    runs = counting_runs(monkeypatch)
     with TestClient(create_app(Settings(layout="wasm"))) as client:
         first = client.post("/api/graph", json={"source": PROGRAM})
         again = client.post("/api/graph", json={"source": PROGRAM})
@@ -58,7 +59,7 @@ def test_the_same_request_again_runs_nothing(monkeypatch: pytest.MonkeyPatch) ->
 def test_an_inputs_error_is_given_again_without_running_the_program(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    runs = counting_parse(monkeypatch)
+    runs = counting_runs(monkeypatch)
     with TestClient(create_app(Settings(layout="wasm"))) as client:
         answers = [
             client.post("/api/graph", json={"source": "a = 2.0\nb = a / 0.0\n"}) for _ in "ab"
@@ -156,7 +157,7 @@ def test_a_big_answer_is_kept_compressed() -> None:
 def test_a_png_the_renderer_has_no_room_for_is_refused_before_its_graph_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    runs = counting_parse(monkeypatch)
+    runs = counting_runs(monkeypatch)
     full = Gate("PNG render", slots=1, queue=0, retry_after=2)
     monkeypatch.setattr(png, "_gate", full)
     with TestClient(create_app(Settings(layout="wasm"))) as client:

@@ -1,4 +1,7 @@
-"""The HTTP API through TestClient, on each Graphviz backend present."""
+"""The HTTP API through TestClient, on each Graphviz backend present: the graph answer (its
+structure, numbers, SVG, console and plots), the answers a client that holds a layout or a
+structure is sent, programs that make no value to draw, CPython's own errors at the learner's
+line, and the error shape of every refusal."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.presets import MICROGRAD_README, PRESETS
-from app.schemas import GraphResponse
+from app.schemas import ErrorResponse, GraphResponse
 
 GEOMETRY_ONLY = re.compile(r">[^<]*</text>|class=\"[^\"]*\"")
 
@@ -196,7 +199,7 @@ BAD_POSTS = [
     ("syntax error", b'{"source": "a = (1 +"}', "syntax"),
     ("unknown name", b'{"source": "b = a * 2"}', "name"),
     ("domain error", b'{"source": "x = -1.0\\ny = log(x)"}', "domain"),
-    ("import", b'{"source": "import os"}', "unsupported"),
+    ("module the sandbox lacks", b'{"source": "import socket"}', "name"),
     ("not UTF-8", b'{"source": "\xff"}', "json"),
 ]
 
@@ -265,3 +268,142 @@ def test_too_many_values_to_draw_is_refused_by_name(client: TestClient) -> None:
     source = "x = 1.0\n" + "".join(f"x = x * 1.0001 + {i}\n" for i in range(700))
     error = client.post("/api/graph", json={"source": source}).json()["error"]
     assert error["kind"] == "limit" and "draws at most 2,000" in error["message"]
+
+
+NOTHING_DRAWN = "the program made no value to draw"
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["import os\nprint(sorted(os.environ))", "x = [1, 2, 3]\nprint(sum(x))", "# only a comment"],
+)
+def test_a_program_with_no_value_to_draw_answers_an_empty_graph(
+    client: TestClient, source: str
+) -> None:
+    """It ran: what it printed is the answer's console, and the notes say why there is no
+    graph (it was a 422 when the interpreter refused the program)."""
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 200, response.text
+    GraphResponse.model_validate_json(response.content)
+    body = response.json()
+    structure = body["structure"]
+    assert structure["nodes"] == [] and structure["edges"] == [] and structure["steps"] == []
+    assert any(note.startswith(NOTHING_DRAWN) for note in structure["notes"]), structure["notes"]
+    assert body["numbers"]["data"] == [] and body["training"] is None and body["plots"] == []
+    printed = {"import os": [[2, "[]"]], "x = [1, 2": [[2, "6"]], "# only a ": []}
+    assert body["console"] == printed[source[:9]]
+
+
+def test_what_a_program_plotted_is_the_answers_plots(client: TestClient) -> None:
+    source = (
+        "a = Value(2.0)\nb = a * a\nb.backward()\n"
+        "import matplotlib.pyplot as plt\n"
+        "plt.plot([1, 2, 3], [4.0, 5.0, 6.0], label='loss')\n"
+        "plt.title('training')\n"
+        "plt.contourf([[1, 2], [3, 4]])\n"
+        "plt.show()\n"
+    )
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 200, response.text
+    GraphResponse.model_validate_json(response.content)
+    body = response.json()
+    (figure,) = body["plots"]
+    (axes,) = figure["axes"]
+    assert axes["title"] == "training"
+    (series,) = axes["series"]
+    assert (series["kind"], series["x"], series["y"], series["label"]) == (
+        "line",
+        [1.0, 2.0, 3.0],
+        [4.0, 5.0, 6.0],
+        "loss",
+    )
+    assert figure["skipped"] == ["contourf was not drawn"]
+    assert any("contourf was not drawn" in note for note in body["structure"]["notes"])
+    assert node(body, "b")["data"] == 4.0  # the graph is drawn beside them
+    plain = client.post("/api/graph", json={"source": "a = 2.0\nb = a * a"}).json()
+    assert plain["plots"] == []
+
+
+# (source, message, kind, line, column): CPython's own words, at the learner's line
+CPYTHON_ERRORS = [
+    ("a = Value(2.0)\nb = a * x", "NameError: name 'x' is not defined", "name", 2, 9),
+    ("a = Value(2.0)\nc = 1.0 / 0.0\nb = a * c", "ZeroDivisionError: ", "domain", 2, 5),
+    ("a = Value(2.0)\nb = a + 'x'", "TypeError: ", "type", 2, 5),
+    ("a = Value(2.0)\nb = [a][3]", "IndexError: list index out of range", "name", 2, 5),
+    ("a = Value(2.0)\nb = {'k': a}['j']", "KeyError: 'j'", "name", 2, 5),
+    ("a = Value(2.0)\nassert a.data < 0, 'too big'", "AssertionError: too big", "assert", 2, 8),
+    (
+        "import math\na = Value(math.exp(1000))",
+        "OverflowError: math range error",
+        "overflow",
+        2,
+        11,
+    ),
+    ("a = Value(2.0)\nraise RuntimeError('stop')", "RuntimeError: stop", "error", 2, 1),
+]
+
+
+@pytest.mark.parametrize(("source", "message", "kind", "line", "column"), CPYTHON_ERRORS)
+def test_errors_are_cpythons_own_at_the_learners_line(
+    client: TestClient, source: str, message: str, kind: str, line: int, column: int
+) -> None:
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["message"].startswith(message), error
+    assert (error["kind"], error["line"], error["column"]) == (kind, line, column), error
+    assert "Traceback" not in error["message"] and 'File "' not in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "use", "hint"),
+    [
+        ("np", "np.array([1.0])", "import numpy as np"),
+        ("plt", "plt.plot([1.0])", "import matplotlib.pyplot as plt"),
+        ("math", "math.pi", "import math"),
+    ],
+)
+def test_a_name_a_module_would_give_says_which_import_is_missing(
+    client: TestClient, name: str, use: str, hint: str
+) -> None:
+    source = f"a = Value(2.0)\nx = {use}\nb = a * a"
+    error = client.post("/api/graph", json={"source": source}).json()["error"]
+    assert error["message"] == f"NameError: name '{name}' is not defined (add {hint} at the top)"
+    assert (error["kind"], error["line"], error["column"]) == ("name", 2, 5)
+
+
+CONSTRUCTS = [  # each refused by the old interpreter; CPython runs them all
+    "import os\ntry:\n    a = Value(1 / 0)\nexcept ZeroDivisionError:\n    a = Value(2.0)\n"
+    "b = a * a",
+    "from contextlib import nullcontext\nwith nullcontext(Value(2.0)) as a:\n    b = a * a",
+    "def gen():\n    yield Value(1.0)\n    yield Value(1.0)\na = sum(gen(), Value(0.0))\nb = a * a",
+    "a = Value(2.0)\nmatch 3:\n    case 3:\n        b = (c := a * 1.0) * c",
+    "class V(Value):\n    def __init__(self, x):\n        super().__init__(x)\na = V(2.0)\n"
+    "b = a * a",
+    "a = Value(2.0)\nexec('b = a * a')\nb = globals()['b']",
+]
+
+
+@pytest.mark.parametrize("source", CONSTRUCTS, ids=["try", "with", "yield", "match", "super",
+                                                    "exec"])  # fmt: skip
+def test_programs_are_never_refused_for_the_python_they_use(
+    client: TestClient, source: str
+) -> None:
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    structure = body["structure"]
+    assert body["numbers"]["data"][structure["output"]] == 4.0, source
+    assert structure["nodes"][structure["output"]]["op"] == "mul"
+
+
+def test_an_error_carries_what_the_program_printed_before_it(client: TestClient) -> None:
+    source = "print('before', 1 + 1)\na = Value(2.0)\nprint(a)\nb = a * x"
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 422
+    ErrorResponse.model_validate_json(response.content)
+    error = response.json()["error"]
+    assert error["message"] == "NameError: name 'x' is not defined" and error["line"] == 4
+    assert error["console"] == [[1, "before 2"], [3, "Value(data=2.0, grad=0)"]]
+    silent = client.post("/api/graph", json={"source": "a = Value(2.0)\nb = a * x"}).json()
+    assert "console" not in silent["error"]  # the shape is the same as every other refusal's

@@ -76,17 +76,18 @@ def test_a_missing_program_file_or_output_folder_is_a_message(
 @pytest.mark.parametrize(
     ("source", "said"),
     [
-        ("a = 1.0 +* (2 3", "gradstep: line 1, column 10: invalid syntax\n"),
+        ("a = 1.0 +* (2 3", "gradstep: line 1, column 10: SyntaxError: invalid syntax\n"),
         (
-            "x = 2.0\nwith x:\n    pass",
-            "gradstep: line 2, column 1: a with statement is not supported",
+            "a = Value(2.0)\nb = a * x",
+            "gradstep: line 2, column 9: NameError: name 'x' is not defined\n",
         ),
     ],
 )
 def test_an_error_says_where_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, said: str
 ) -> None:
-    """A syntax error said "invalid syntax (line 1) (line 1, column 17)"."""
+    """A syntax error said "invalid syntax (line 1) (line 1, column 17)"; CPython's errors are
+    said once too, at the learner's line."""
     assert main(["render", source, "-o", str(tmp_path / "x.svg")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(said) and err.count("line ") == 1, err

@@ -1,7 +1,9 @@
-"""A fuzzer that keeps finding what the hostile corpus missed: programs generated from the
-language's grammar (assignments, def, class, for, lists, comprehensions, micrograd's nn) with huge
-and tiny numbers, deep nesting and long or look-alike names, and query strings generated from the
-API's own OpenAPI description, sent to a real ``gradstep serve``.
+"""A fuzzer that keeps finding what the hostile corpus missed: programs generated from a grammar
+of what learners write (assignments, def, class, for, lists, comprehensions, micrograd's nn) with
+huge and tiny numbers, deep nesting and long or look-alike names, and query strings generated from
+the API's own OpenAPI description, sent to a real ``gradstep serve`` whose runs have a fuel of
+``FUZZ_FUEL`` (a generated program that would compute for minutes, ``10**10 ** 9...9``, ends in
+about two seconds).
 
 The invariant, for every request: a 200 whose JSON holds only finite numbers (the graph answer
 validates against its strict model), or a 4xx in the one error shape; never a 5xx, and an answer
@@ -29,16 +31,17 @@ from served import gradstep_serve
 
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
-from app.schemas import GraphResponse
+from app.schemas import ErrorResponse, GraphResponse
 
 pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
 FUZZ_EXAMPLES = int(os.environ.get("GRADSTEP_FUZZ_EXAMPLES", "60"))
 FUZZ_SEED = int(os.environ.get("GRADSTEP_FUZZ_SEED") or random.randrange(2**32))
 REQUEST_TIMEOUT_S = 5.0
-ERROR_KEYS = {"message", "kind", "line", "column", "end_column"}
+FUZZ_FUEL = 5_000_000_000  # about 2 s of work: every run ends well within REQUEST_TIMEOUT_S
+ERROR_KEYS = {"message", "kind", "line", "column", "end_column"}  # and console, when it printed
 
-# ── programs, from the language's grammar ─────────────────────────────────────────────────────
+# ── programs, from a grammar of what learners write ───────────────────────────────────────────
 
 POOL = ["a", "b", "x", "w", "h1", "loss", "а", "変数", "x" * 300, "_t"]  # а: Cyrillic
 NAMES = st.sampled_from(POOL)
@@ -80,7 +83,7 @@ def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
             lambda t: f"sum([{t[0]} * i for i in range({t[1]})])"
         ),
         st.tuples(inner, st.sampled_from([1, 1, 2, 3, 20, 101])).map(
-            lambda t: "(" * t[1] + t[0] + ")" * t[1]  # the limit is 100
+            lambda t: "(" * t[1] + t[0] + ")" * t[1]  # CPython's parser nests 200 at most
         ),
     )
 
@@ -125,7 +128,7 @@ GRAMMAR = st.tuples(
     st.sampled_from([PRELUDE] * 4 + [""]), st.lists(STATEMENTS, min_size=1, max_size=6)
 ).map(lambda t: t[0] + "\n".join(t[1]))
 SOUP = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=30).map(" ".join)
-PROGRAMS = st.integers(0, 7).flatmap(  # mostly the language: most programs are traced and drawn
+PROGRAMS = st.integers(0, 7).flatmap(  # mostly the grammar: most programs are traced and drawn
     lambda k: GRAMMAR if k < 6 else SOUP if k == 6 else st.text(min_size=1, max_size=60)
 )
 
@@ -223,7 +226,8 @@ def check(response: httpx.Response) -> None:
     assert status < 500, (status, response.text[:500])
     if status >= 400:
         error = response.json()["error"]
-        assert set(error) == ERROR_KEYS and isinstance(error["message"], str), error
+        assert set(error) - {"console"} == ERROR_KEYS and isinstance(error["message"], str), error
+        ErrorResponse.model_validate_json(response.text)  # strict: console is (line, text) pairs
         assert error["message"] and "Traceback" not in error["message"], error
         return
     assert status == 200, status
@@ -249,7 +253,8 @@ def _numbers(node: object) -> Iterator[float]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    env = {"GRADSTEP_LAYOUT": "dot", "GRADSTEP_LAYOUT_TIMEOUT": "2"}
+    env = {"GRADSTEP_LAYOUT": "dot", "GRADSTEP_LAYOUT_TIMEOUT": "2",
+           "GRADSTEP_RUN_FUEL": str(FUZZ_FUEL)}  # fmt: skip
     with gradstep_serve(env) as served:
         yield served
 

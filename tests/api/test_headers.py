@@ -107,7 +107,7 @@ def test_head_is_answered_wherever_get_is(client: TestClient) -> None:
 
 def test_refusals_static_files_and_streams_carry_them_too(client: TestClient) -> None:
     answers = {
-        "/api/graph": client.post("/api/graph", json={"source": "import os"}),  # 422
+        "/api/graph": client.post("/api/graph", json={"source": "import socket"}),  # 422
         "/no-such-page": client.get("/no-such-page"),  # 404
         "/api/graph.svg": client.get("/api/graph.svg", params={"source": "1 +"}),  # 422
         "/static/app.js": client.get("/static/app.js"),

@@ -1,7 +1,15 @@
-"""A hostile corpus against the whole app (the expression language's own is in tests/engine),
-programs: code execution attempts, DOT and SVG injection through every string that reaches a
-label, hostile values, and graphs too slow to lay out. Each gets a clear 4xx in the one error
-shape, nothing runs on the server, and ``/healthz`` answers after every batch."""
+"""A hostile corpus against the whole app, programs (the sandbox's own walls are tried in
+tests/engine/test_sandbox.py): attempts to reach the server's files, processes, network, threads
+and environment, programs that would run or grow forever, parsers and interpreters pushed past
+their depth, DOT and SVG injection through every string that reaches a label, hostile values,
+and graphs too slow to lay out.
+
+A program runs in CPython inside the sandbox, so nothing is refused for the Python it uses: what
+it tries fails there with CPython's own error (a 422 in the one error shape, at its line, never
+kind internal) or runs harmlessly inside; a run past the sandbox's fuel is a 422 naming the limit,
+one past its memory a MemoryError. Every request is answered (within ``ANSWER_WITHIN_S``), never
+a 5xx, nothing reaches the server (the canary file), and ``/healthz`` answers after every batch.
+"""
 
 from __future__ import annotations
 
@@ -12,58 +20,241 @@ import pytest
 from fastapi.testclient import TestClient
 from hostile_client import (
     CANARY,
+    HOSTILE_FUEL,
     NEEDS_DOT,
+    answered,
     assert_healthy,
     assert_refused,
     hostile_client,  # noqa: F401  (the fixture client)
 )
 from programs import dense_source, slow_source
 
+from app.draw.dot import short_label
+
 pytestmark = NEEDS_DOT
 
 
+def post(client: TestClient, source: str) -> object:
+    """The answer to POST /api/graph, waited for ``ANSWER_WITHIN_S`` at most."""
+    return answered(lambda: client.post("/api/graph", json={"source": source}))
+
+
+def get_svg(client: TestClient, source: str) -> object:
+    return answered(lambda: client.get("/api/graph.svg", params={"source": source}))
+
+
+# ── the sandbox's walls: (program, the start of CPython's message, kind, line) ────────────────
+
 TOUCH = f"open('{CANARY}', 'w').write('x')"
-CODE_EXECUTION = [
-    f"__import__('os').system('touch {CANARY}')",
-    f"import os\nos.system('touch {CANARY}')",
-    f"from os import system\nsystem('touch {CANARY}')",
-    TOUCH,
-    f"a = {TOUCH}",
-    f'exec("{TOUCH}")',
-    f'eval("{TOUCH}")',
-    f"a = (lambda: {TOUCH})()",
-    "a = ().__class__.__bases__[0].__subclasses__()",
-    "a = Value(2.0)\nb = a.__class__.__init__.__globals__",
-    "a = Value(2.0)\nb = a._backward()",
-    "a = globals()['__builtins__']",
-    "a = [x for x in ().__class__.__mro__]",
-    f"a = f'{{{TOUCH}}}'",
-    "@__import__('os').system\ndef f(): pass",
-    f"with open('{CANARY}', 'w') as f: f.write('x')",
-    "while True: pass",
-    "for i in range(10**12): a = i",
-    "def f(): return f()\nf()",
-    "class A: pass",
-    "a = 2.0\nb = a ** (10 ** 10 ** 10)",
-    "a = 9" * 4000,
-    "a = " + "(" * 5000 + "1" + ")" * 5000,
-    "a = " + "-" * 10000 + "1",
-    "a = " + " + ".join(["1.0"] * 3000),
-    "breakpoint()",
-    "a = Value(2.0)\na.data = __import__('os').getcwd()",
-    "import micrograd.engine as m\nm.Value.__add__ = print",
+NO_FILE = f"FileNotFoundError: [Errno 44] No such file or directory: '{CANARY}'"
+WALLS = [
+    (TOUCH, NO_FILE, "error", 1),
+    (f"a = {TOUCH}", NO_FILE, "error", 1),
+    (f'exec("{TOUCH}")', NO_FILE, "error", 1),
+    (f'eval("{TOUCH}")', NO_FILE, "error", 1),
+    (f"a = (lambda: {TOUCH})()", NO_FILE, "error", 1),
+    (f"a = f'{{{TOUCH}}}'", NO_FILE, "error", 1),
+    (f"with open('{CANARY}', 'w') as f:\n    f.write('x')", NO_FILE, "error", 1),
+    (
+        "print(open('/etc/passwd').read())",
+        "FileNotFoundError: [Errno 44] No such file or directory: '/etc/passwd'",
+        "error",
+        1,
+    ),
+    ("import os\nprint(os.listdir('/'))", "FileNotFoundError: ", "error", 2),
+    (
+        f"__import__('os').system('touch {CANARY}')",
+        "AttributeError: module 'os' has no attribute 'system'",
+        "name",
+        1,
+    ),
+    (
+        f"import os\nos.system('touch {CANARY}')",
+        "AttributeError: module 'os' has no attribute 'system'",
+        "name",
+        2,
+    ),
+    (
+        f"from os import system\nsystem('touch {CANARY}')",
+        "ImportError: cannot import name 'system' from 'os'",
+        "name",
+        1,
+    ),
+    (
+        "@__import__('os').system\ndef f(): pass",
+        "AttributeError: module 'os' has no attribute 'system'",
+        "name",
+        1,
+    ),
+    ("import os\nos.fork()", "AttributeError: module 'os' has no attribute 'fork'", "name", 2),
+    (
+        "import os\nos.execv('/bin/sh', ['sh'])",
+        "AttributeError: module 'os' has no attribute 'execv'",
+        "name",
+        2,
+    ),
+    *(
+        (f"import {module}", f"ModuleNotFoundError: No module named '{module}'", "name", 1)
+        for module in ("socket", "subprocess", "ctypes", "threading", "signal", "asyncio")
+    ),
+    (
+        "import urllib.request\nurllib.request.urlopen('http://example.org')",
+        "ModuleNotFoundError: No module named 'urllib'",
+        "name",
+        1,
+    ),
+    (
+        "import _thread\n_thread.start_new_thread(print, ())",
+        "RuntimeError: can't start new thread",
+        "error",
+        2,
+    ),
 ]
 
 
-@pytest.mark.parametrize("source", CODE_EXECUTION, ids=range(len(CODE_EXECUTION)))
-def test_code_execution_attempts_are_refused(client: TestClient, source: str) -> None:
-    assert_refused(client.post("/api/graph", json={"source": source}))
-    assert_refused(client.get("/api/graph.svg", params={"source": source}))
+@pytest.mark.parametrize(("source", "message", "kind", "line"), WALLS, ids=range(len(WALLS)))
+def test_files_processes_network_and_threads_are_not_there(
+    client: TestClient, source: str, message: str, kind: str, line: int
+) -> None:
+    for response in (post(client, source), get_svg(client, source)):
+        error = assert_refused(response, {kind})  # type: ignore[arg-type]
+        assert response.status_code == 422  # type: ignore[attr-defined]
+        assert error["message"].startswith(message), error  # type: ignore[union-attr]
+        assert error["line"] == line, error
     assert not CANARY.exists()
 
 
-def test_health_after_code_execution_batch(client: TestClient) -> None:
+def test_the_environment_is_empty_and_sleep_returns_at_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's environment (its secrets) is not the program's; a sleep of 100 s is answered
+    well within ``ANSWER_WITHIN_S`` (a run's time is its fuel: nothing holds a server thread)."""
+    monkeypatch.setenv("GRADSTEP_HOSTILE_SECRET", "hunter2")
+    source = (
+        "import os, time\n"
+        "print(sorted(os.environ), os.environ.get('GRADSTEP_HOSTILE_SECRET'))\n"
+        "time.sleep(100)\n"
+        "print('awake')\n"
+        "a = Value(2.0)\n"
+        "b = a * a\n"
+    )
+    response = post(client, source)
+    assert response.status_code == 200, response.text  # type: ignore[attr-defined]
+    body = response.json()  # type: ignore[attr-defined]
+    assert body["console"] == [[2, "[] None"], [4, "awake"]]
+    assert "hunter2" not in response.text  # type: ignore[attr-defined]
     assert_healthy(client)
+
+
+FOREVER = [
+    ("while True: pass", "(it was at line 1)"),
+    ("for i in range(10**12):\n    a = i", "(it was at line 1)"),
+    ("a = 2.0\nb = a ** (10 ** 10 ** 10)", ""),
+]
+
+
+@pytest.mark.parametrize(("source", "where"), FOREVER, ids=range(len(FOREVER)))
+def test_a_program_that_runs_forever_ends_at_its_fuel(
+    client: TestClient, source: str, where: str
+) -> None:
+    for response in (post(client, source), get_svg(client, source)):
+        error = assert_refused(response, {"limit"})  # type: ignore[arg-type]
+        assert response.status_code == 422  # type: ignore[attr-defined]
+        message = str(error["message"])
+        assert message.startswith("the program ran out of time"), error
+        assert f"{HOSTILE_FUEL:,} units of work, gradstep's limit for one run" in message, error
+        assert where in message
+    assert_healthy(client)
+
+
+def test_a_program_that_makes_values_forever_stops_itself_at_its_line(client: TestClient) -> None:
+    """A run that makes values stops itself a little before its fuel ends (keeping what it
+    printed), located at the line it had reached."""
+    source = "a = Value(1.0)\nprint('started')\nwhile True:\n    a = a * 1.0\n"
+    error = assert_refused(post(client, source), {"limit"})  # type: ignore[arg-type]
+    assert "gradstep's limit for one run" in str(error["message"]), error
+    assert error["line"] in (3, 4), error
+    assert_healthy(client)
+
+
+@pytest.mark.parametrize(
+    ("source", "message", "kind", "line"),
+    [
+        ("a = [0] * 10**9", "MemoryError: ", "limit", 1),
+        ("a = Value(1.0)\nxs = [a] * 10**9", "MemoryError: ", "limit", 2),
+        ("x = 'a' * 10**10", "OverflowError: ", "overflow", 1),
+    ],
+)
+def test_a_program_that_grows_without_end_is_a_memory_error(
+    client: TestClient, source: str, message: str, kind: str, line: int
+) -> None:
+    error = assert_refused(post(client, source), {kind})  # type: ignore[arg-type]
+    assert str(error["message"]).startswith(message) and error["line"] == line, error
+    assert_healthy(client)
+
+
+DEPTH = [
+    ("def f(): return f()\nf()", "RecursionError: maximum recursion depth exceeded", "limit"),
+    ("a = 9" * 4000, "SyntaxError: invalid decimal literal", "syntax"),
+    ("a = " + "(" * 5000 + "1" + ")" * 5000, "MemoryError: Parser stack overflowed", "syntax"),
+    ("a = " + "-" * 10000 + "1", "MemoryError: Parser stack overflowed", "syntax"),
+    ("a = " + " + ".join(["1.0"] * 3000), "the program nests too deeply to run", "limit"),
+]
+
+
+@pytest.mark.parametrize(("source", "message", "kind"), DEPTH, ids=range(len(DEPTH)))
+def test_programs_too_deep_to_parse_or_run_are_limits_not_crashes(
+    client: TestClient, source: str, message: str, kind: str
+) -> None:
+    error = assert_refused(post(client, source), {kind})  # type: ignore[arg-type]
+    assert str(error["message"]).startswith(message), error
+    assert_refused(get_svg(client, source), {kind})  # type: ignore[arg-type]
+    assert_healthy(client)
+
+
+INSIDES = [  # the interpreter's insides: reachable, and only inside the sandbox
+    "a = ().__class__.__bases__[0].__subclasses__()",
+    "a = Value(2.0)\nb = a.__class__.__init__.__globals__",
+    "a = globals()['__builtins__']",
+    "a = [x for x in ().__class__.__mro__]",
+    "class A: pass",
+    "breakpoint()",
+    "import sys\nsys.exit(3)",
+    "raise SystemExit",
+    "import micrograd.engine as m\nm.Value.__add__ = print",
+    "import builtins\nbuiltins.print = None\nbuiltins.Value = None",
+]
+
+
+@pytest.mark.parametrize("source", INSIDES, ids=range(len(INSIDES)))
+def test_the_interpreters_insides_are_the_sandboxs_alone(client: TestClient, source: str) -> None:
+    """Each runs: a graph, or nothing to draw (200), or an error in the one shape. The next run
+    is untouched by what it changed (a fresh sandbox every run)."""
+    response = post(client, source)
+    if response.status_code != 200:  # type: ignore[attr-defined]
+        assert_refused(response)  # type: ignore[arg-type]
+    after = post(client, "a = Value(2.0)\nb = a + a\nprint(b.data, print is not None)")
+    assert after.status_code == 200, after.text  # type: ignore[attr-defined]
+    assert after.json()["console"] == [[3, "4.0 True"]]  # type: ignore[attr-defined]
+    assert not CANARY.exists()
+
+
+def test_a_values_data_set_to_text_is_the_programs_error_not_the_servers(
+    client: TestClient,
+) -> None:
+    """micrograd lets a program store anything in ``data``; drawing it is the program's error,
+    at its line, not the sandbox failing (kind internal asks the user to report it)."""
+    for source in (
+        "a = Value(2.0)\na.data = __import__('os').getcwd()",
+        "a = Value(2.0)\na.data = 'x'",
+    ):
+        error = assert_refused(post(client, source))  # type: ignore[arg-type]
+        assert error["line"] == 2, error
+
+
+def test_health_after_the_hostile_programs(client: TestClient) -> None:
+    assert_healthy(client)
+    assert not CANARY.exists()
 
 
 # Strings that reach a label: names (any Unicode identifier), Value(..., label=...) strings,
@@ -134,33 +325,27 @@ def test_graphs_too_slow_to_lay_out_are_refused(client: TestClient) -> None:
     error = assert_refused(client.post("/api/graph", json={"source": slow_source()}), {"layout"})
     assert "too complex to draw" in str(error["message"])
     bigger = client.post("/api/graph", json={"source": dense_source(24, 10)})
-    assert_refused(bigger)  # too long a program, or too complex: refused either way
+    assert_refused(bigger)  # past the fuel, too long a program, or too complex: refused
     assert_refused(client.get("/api/graph.svg", params={"source": slow_source()}))
     assert client.post("/api/graph", json={"source": "a = 2.0\nb = a * a"}).status_code == 200
     assert_healthy(client)
 
 
-def test_any_label_string_is_drawn_as_text(client: TestClient) -> None:
-    """The language only makes labels from names, but a notebook using the engine can set any
-    string (micrograd's ``e.label = ...``): every character reaches the drawing as text."""
-    import engine
-    from app.draw.dot import dot_source, short_label
-    from app.draw.texts import slot_texts
-    from engine.steps import state_at
+HOSTILE_LABELS = [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]
 
-    layout = client.app.state.layout  # type: ignore[attr-defined]
-    for hostile in [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]:
-        program = engine.parse("a = 2.0\nb = a * a\n")
-        for value in program.labels:
-            value.label = hostile
-        t = engine.trace(program)
-        texts = slot_texts(t.structure, t.numbers, state_at(t.structure))
-        svg = layout.template(dot_source(t.structure)).template.fill(texts)
-        assert_safe_svg(svg)
-        root = ET.fromstring(svg)
-        labels = [
-            t.text
-            for t in root.iter("{http://www.w3.org/2000/svg}text")
-            if t.get("id", "").endswith("-label")
-        ]
-        assert labels and set(labels) == {short_label(hostile)}
+
+@pytest.mark.parametrize("hostile", HOSTILE_LABELS, ids=range(len(HOSTILE_LABELS)))
+def test_any_label_string_is_drawn_as_text(client: TestClient, hostile: str) -> None:
+    """A program can set any string as a label (micrograd's ``e.label = ...``), control
+    characters and markup included: every character reaches the drawing as text."""
+    source = f"a = Value(2.0)\na.label = {hostile!r}\nb = a * a\nb.label = a.label\n"
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 200, response.text
+    svg = response.json()["svg"]
+    assert_safe_svg(svg)
+    labels = [
+        t.text
+        for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+        if t.get("id", "").endswith("-label")
+    ]
+    assert labels == [short_label(hostile)] * 2

@@ -54,7 +54,7 @@ layout.close()
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_same_dot_lays_out_the_same_in_fresh_processes(backend: str) -> None:
-    dot = dot_source(engine.trace(engine.parse(mlp_source((2, 4, 4, 1)))).structure)
+    dot = dot_source(engine.trace(engine.run(mlp_source((2, 4, 4, 1)))).structure)
     svgs = [
         subprocess.run(
             [sys.executable, "-c", LAY_OUT_TWICE, backend],
@@ -121,11 +121,11 @@ def preset_dots() -> list[str]:
     graph a dot that had drawn a graph before laid out differently in 7 runs of 20."""
     dots = []
     for preset in PRESETS:
-        trace = engine.trace(engine.parse(preset.source)).structure
+        trace = engine.trace(engine.run(preset.source)).structure
         fold = fold_view(trace, folded_calls(trace, "auto"))
         dots.append(dot_source(trace, choose_rankdir(trace, None, fold), fold))
     mlp = engine.trace(
-        engine.parse(next(p.source for p in PRESETS if p.id == "lecture-mlp"))
+        engine.run(next(p.source for p in PRESETS if p.id == "lecture-mlp"))
     ).structure
     return [*dots, dot_source(mlp, "TB", fold_view(mlp, frozenset()))]
 
@@ -163,7 +163,7 @@ def test_dot_lays_a_graph_out_while_the_steps_are_written() -> None:
     """The 979-value MLP's DOT, more than a pipe holds, goes into the spare's enlarged pipe at
     once, so dot lays it out while the caller writes the trace: its SVG is waiting before the
     caller asks for it, and it is the SVG drawn without waiting."""
-    mlp = engine.trace(engine.parse(mlp_source())).structure
+    mlp = engine.trace(engine.run(mlp_source())).structure
     dot = dot_source(mlp, choose_rankdir(mlp))
     assert len(dot.encode()) > 65536
     runner = DotRunner()
@@ -208,7 +208,7 @@ def test_a_layout_collected_later_is_the_same_drawing(backend: str) -> None:
     try:
         for dot in preset_dots():
             job = layout.start(dot)
-            engine.trace(engine.parse(PRESETS[0].source))  # work beside it, as a request does
+            engine.trace(engine.run(PRESETS[0].source))  # work beside it, as a request does
             assert job.result(60) == layout.svg(dot)
     finally:
         layout.close()
@@ -250,7 +250,7 @@ def test_an_open_mlps_neurons_are_drawn_in_the_programs_order() -> None:
 
     source = "\n".join(["import random", LECTURE_MLP_CELL, "x = [2.0, 3.0, -1.0]",
                         "n = MLP(3, [4, 4, 1])", "y = n(x)", "y.backward()"])  # fmt: skip
-    graph = engine.tracing.outline(engine.parse(source))
+    graph = engine.outline(engine.run(source))
     fold = fold_view(graph, folded_calls(graph, "none"))
     plain = subprocess.run(["dot", "-Tplain"], input=dot_source(graph, "LR", fold),
                            capture_output=True, text=True, check=True).stdout  # fmt: skip

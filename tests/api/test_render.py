@@ -38,7 +38,7 @@ def by_id(svg: str) -> dict[str, ET.Element]:
 
 
 def test_readme_graph_has_every_node_op_and_edge_with_contract_ids(layout: Layout) -> None:
-    trace = engine.trace(engine.parse(MICROGRAD_README))
+    trace = engine.trace(engine.run(MICROGRAD_README))
     svg = draw_svg(layout, trace)
     elements = by_id(svg)
     structure = trace.structure
@@ -139,7 +139,7 @@ def test_the_direction_that_fills_the_view_is_chosen() -> None:
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.id)
 def test_the_chosen_direction_draws_the_graph_nearly_as_large_as_the_best(preset, aspect) -> None:
     """Against the real layout: the estimate may prefer left to right near a tie, never by much."""
-    t = engine.trace(engine.parse(preset.source)).structure
+    t = engine.trace(engine.run(preset.source)).structure
     fold = fold_view(t, folded_calls(t, parse_fold(None)))
     scale = {rankdir: _drawn_scale(t, rankdir, aspect, fold) for rankdir in ("LR", "TB")}
     assert scale[choose_rankdir(t, aspect, fold)] >= 0.85 * max(scale.values())
@@ -155,7 +155,7 @@ def test_too_many_values_is_refused_by_name() -> None:
 
 
 def test_forward_step_states() -> None:
-    trace = engine.trace(engine.parse(MICROGRAD_README))
+    trace = engine.trace(engine.run(MICROGRAD_README))
     texts = texts_at(trace, "forward", 0)
     structure = trace.structure
     first = structure.steps[0].node

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from app.cli import SERVE_FLAGS
 from app.settings import Settings, env_name, problems
+from engine.limits import RUN_FUEL, RUN_MEMORY_MB
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 ROW = re.compile(r"^\| `(GRADSTEP_\w+)` \| `(\w+)` \|", re.M)
@@ -44,6 +45,9 @@ def test_every_setting_is_described() -> None:
         ("GRADSTEP_TRUSTED_PROXIES", "10.0.0.1,*"),
         ("GRADSTEP_BROKER_URL", "http://user:secret@redis.example.org"),
         ("GRADSTEP_BROKER_URL", "localhost:6379"),
+        ("GRADSTEP_RUN_FUEL", "0"),
+        ("GRADSTEP_RUN_FUEL", "5e9"),
+        ("GRADSTEP_RUN_MEMORY_MB", "-64"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_variable(
@@ -97,3 +101,20 @@ def test_the_serve_flags_are_settings() -> None:
     assert set(SERVE_FLAGS) <= set(Settings.model_fields)
     settings = Settings(port=9000, workers=2)
     assert (settings.port, settings.workers) == (9000, 2)
+
+
+def test_a_runs_limits_and_the_sandboxs_directory_are_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("GRADSTEP_RUN_FUEL", "GRADSTEP_RUN_MEMORY_MB", "GRADSTEP_SANDBOX"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    settings = Settings()
+    assert (settings.run_fuel, settings.run_memory_mb) == (RUN_FUEL, RUN_MEMORY_MB)
+    assert settings.sandbox == tmp_path / "cache" / "gradstep"
+    monkeypatch.setenv("GRADSTEP_RUN_FUEL", "2000000000")
+    monkeypatch.setenv("GRADSTEP_RUN_MEMORY_MB", "128")
+    monkeypatch.setenv("GRADSTEP_SANDBOX", str(tmp_path / "sandbox"))
+    settings = Settings()
+    assert (settings.run_fuel, settings.run_memory_mb) == (2_000_000_000, 128)
+    assert settings.sandbox == tmp_path / "sandbox"

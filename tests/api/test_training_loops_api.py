@@ -1,6 +1,7 @@
-"""A training loop through the API: the answer lists the loss of every iteration, any iteration
-is drawn on request with the structure and layout of the others (so the page's iteration
-scrubber is answered with numbers alone), and images, downloads and short links carry it."""
+"""A training loop through the API: the answer lists the loss of every iteration and opens on
+the first; any iteration is drawn on request with the structure and layout of the others (so the
+page's iteration scrubber is answered with numbers alone), and images, downloads and short links
+carry it."""
 
 from __future__ import annotations
 
@@ -14,22 +15,28 @@ def output_data(body: dict, structure: dict) -> float:
     return float(body["numbers"]["data"][structure["output"]])
 
 
-def test_the_last_iteration_is_drawn_and_every_loss_is_listed(client: TestClient) -> None:
+def test_the_first_iteration_is_drawn_and_every_loss_is_listed(client: TestClient) -> None:
+    """A loop opens on its first iteration (the request's iteration omitted: 0)."""
     response = client.post("/api/graph", json={"preset": "lecture-training"})
     assert response.status_code == 200, response.text
     GraphResponse.model_validate_json(response.content)
     body = response.json()
     training = body["training"]
-    assert len(training["losses"]) == 20 and training["iteration"] == 19
-    assert output_data(body, body["structure"]) == training["losses"][19]
-    assert [text for _, text in body["console"]][-1] == f"19 {training['losses'][19]!r}"
+    assert len(training["losses"]) == 20 and training["iteration"] == 0
+    assert output_data(body, body["structure"]) == training["losses"][0]
+    printed = [text for _, text in body["console"]]
+    assert printed[0] == f"0 {training['losses'][0]!r}"
+    assert printed[-1] == f"19 {training['losses'][19]!r}"  # the whole run printed
+    last = client.post("/api/graph", json={"preset": "lecture-training", "iteration": 19}).json()
+    assert last["training"]["iteration"] == 19
+    assert output_data(last, last["structure"]) == training["losses"][19]
 
 
 def test_another_iteration_is_numbers_alone_for_a_client_that_holds_the_graph(
     client: TestClient,
 ) -> None:
-    last = client.post("/api/graph", json={"preset": "lecture-training"}).json()
-    for k in (0, 1, 2):
+    last = client.post("/api/graph", json={"preset": "lecture-training", "iteration": 19}).json()
+    for k in (0, 1, 2, 7):
         asked = {"preset": "lecture-training", "iteration": k, "structure": last["digest"],
                  "layout": last["layout"]}  # fmt: skip
         other = client.post("/api/graph", json=asked).json()
