@@ -92,6 +92,7 @@ class Drawn:
     timings: dict[str, float | bool]
     console: tuple[tuple[int, str], ...] = ()  # what the program printed: (line, text)
     engines: tuple[str, ...] = ("gradstep",)  # which engines can build its graph
+    own_class: str = ""  # the program's own engine class ("" for none)
     losses: tuple[float, ...] = ()  # a training loop's output at each iteration
     iteration: int | None = None  # the iteration drawn (None: no training loop)
     plots: tuple[dict[str, object], ...] = ()  # what the program plotted (engine.guest's record)
@@ -172,6 +173,7 @@ def draw(
         drawn,
         console=program.console,
         engines=program.engines,
+        own_class=program.own_class,
         losses=program.losses,
         iteration=program.iteration,
         plots=program.plots,
@@ -261,6 +263,7 @@ def graph_json(
             "timings": drawn.timings,
             "console": drawn.console,
             "engines": drawn.engines,
+            "own_class": drawn.own_class,
             "training": {"losses": drawn.losses, "iteration": drawn.iteration}
             if drawn.losses
             else None,

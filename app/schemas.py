@@ -114,6 +114,10 @@ class GraphResponse(Strict):
     engines: list[Literal["program", "gradstep"]] = Field(
         description="which engines can build this program's graph (the page's engine switch)"
     )
+    own_class: str = Field(
+        description="the name of the program's own engine class (the first top-level class "
+        "with operator methods), whichever engine drew the graph; \"\" when it has none"
+    )
     training: Training | None = Field(
         description="a training loop's iterations (a loop that calls backward() on a new graph "
         "each time); null for a program without one"

@@ -164,6 +164,7 @@ class Run:
     drawn: Pass | None  # the output's graph: a pass, or the graph its last statements made
     drawn_pass: int | None  # which pass that is (None: not a pass)
     engines: tuple[str, ...]
+    own_class: str  # the program's own engine class (the switch's other side), "" for none
     inputs: tuple[str, ...]  # every name that became an input, in any graph
     fuel: int = 0  # the work it took, in the sandbox's fuel units
 
@@ -181,6 +182,7 @@ class Program:
     losses: tuple[float, ...] = ()  # a training loop's: the output of each iteration (2 or more)
     iteration: int | None = None  # which of them is drawn (None: not a training loop)
     engines: tuple[str, ...] = ("gradstep",)  # which engines can build this graph
+    own_class: str = ""  # the program's own engine class, whichever engine drew the graph
     engine_choice: str = "auto"
     fuel: int = 0  # the work its run took (the sandbox's fuel)
     watched: tuple[tuple[int, int], int] | None = None  # the loop's iteration a rerun watched
@@ -241,6 +243,7 @@ def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
         drawn=drawn,
         drawn_pass=drawn_pass,
         engines=tuple(record.get("engines") or ("gradstep",)),
+        own_class=str(record.get("own_class") or ""),
         inputs=tuple(record.get("inputs") or ()),
         fuel=fuel,
     )

@@ -16,16 +16,21 @@ function consoleRows(lines) {
   return lines.map(([line, text]) => el("li", {}, el("span", { class: "console-at", text: `line ${line}` }), el("span", { class: "console-bar", text: " │ ", "aria-hidden": "true" }), el("span", { class: "console-text", text })));
 }
 
-/** The engine switch when both engines can build the graph ("auto": the program's own class);
- * else, for the program's own engine, which one runs; for gradstep's alone, nothing. */
-function paintEngine(engines, structure, engine) {
+/** The engine switch when both engines can build the graph ("auto": the program's own class,
+ * named on its button); else, for the program's own engine, which one runs; for gradstep's
+ * alone, nothing. */
+function paintEngine(engines, ownClass, structure, engine) {
   const both = engines.includes("program") && engines.includes("gradstep");
   $("engine-switch").hidden = !both;
   for (const button of $("engine-switch").querySelectorAll("button")) button.setAttribute("aria-pressed", String(button.dataset.engine === engine));
+  const yours = $("engine-switch").querySelector('[data-engine="auto"]');
+  if (yours) {
+    yours.textContent = ownClass ? `your ${ownClass}` : "your engine";
+    yours.title = `Your ${ownClass ? `class ${ownClass}` : "engine"} as you wrote it: its graph, your backward pass, checked against the true gradients`;
+  }
   const own = !both && structure.engine === "program";
-  const named = structure.engine_class; // the class's name, when the structure carries it
   $("engine-note").hidden = !own;
-  $("engine-note").textContent = own ? (named ? `your engine: class ${named}` : "your engine") : "";
+  $("engine-note").textContent = own ? (ownClass ? `your engine: class ${ownClass}` : "your engine") : "";
 }
 
 /** The finding the page points at (in the editor, in the list): the first wrong write first,
@@ -44,7 +49,7 @@ export function renderOwn(state, pointed, paintOnce, revealed) {
   $("console-panel").hidden = !state.console.length;
   paintOnce("plots", [state.plots], () => figuresContent(state.plots));
   $("plots-panel").hidden = !state.plots.length;
-  paintEngine(state.engines, model.structure, state.engine);
+  paintEngine(state.engines, state.ownClass, model.structure, state.engine);
   const stage = $("stage"); // whose engine built the graph on show (CSS and tests read it)
   if (stage.dataset.engine !== model.structure.engine) stage.dataset.engine = model.structure.engine;
   $("findings-panel").hidden = model.structure.engine !== "program";

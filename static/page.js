@@ -44,6 +44,7 @@ const stepper = createStepper($("stage"), {
     iteration: fromUrl.iteration, // a training loop's iteration asked for (null: the first)
     training: null, // the answer's: {losses, iteration} of a training loop
     engines: [], // which engines can build the program's graph (the answer's)
+    ownClass: "", // the program's own engine class, named on the switch (the answer's)
     console: [], // what the program printed: [line, text] pairs
     plots: [], // what it plotted: the figures the sandbox recorded (plots.js)
     error: null,
@@ -214,7 +215,7 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   const training = result.body.training;
   const iteration = training ? training.iteration : null;
   const otherIteration = iteration !== (state.training?.iteration ?? null); // predict mode's answers were another's
-  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, plots: result.body.plots, engines: result.body.engines, training, iteration: state.iteration === null ? null : iteration });
+  setState({ source, values: result.body.values, error: null, drawn: rankdir, console: result.body.console, plots: result.body.plots, engines: result.body.engines, ownClass: result.body.own_class, training, iteration: state.iteration === null ? null : iteration });
   stepper.load({ structure, numbers }, svg, source, { keepLayout: svg === null, position, fold: result.body.fold });
   if (otherIteration && state.predict && state.frontier >= 0) { // predict mode asks this iteration's grads afresh
     setState({ frontier: -1 });

@@ -448,6 +448,7 @@ def _record(
         "drawn": drawn,
         "inputs": list(recorder.inputs),
         "engines": _engines(prepared, recorder),
+        "own_class": prepared.engine_classes[0] if prepared and prepared.engine_classes else "",
     }
 
 

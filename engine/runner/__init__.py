@@ -231,7 +231,8 @@ def pick(
             chosen = again.passes[loop_of(again)[index]]
     if chosen is None:  # it ran: what it printed and plotted is shown, with a note
         return Program(source, EMPTY, given, record.console, (*record.notes, NOTHING_DRAWN),
-                       record.plots, engines=record.engines, fuel=record.fuel)  # fmt: skip
+                       record.plots, engines=record.engines, own_class=record.own_class,
+                       fuel=record.fuel)  # fmt: skip
     if chosen.graph is None:
         raise GradstepError(
             f"this graph has {chosen.size:,} values; gradstep keeps at most {MAX_NODES:,} "
@@ -250,6 +251,7 @@ def pick(
         losses=losses,
         iteration=index,
         engines=record.engines,
+        own_class=record.own_class,
         fuel=record.fuel,
         watched=watched,
     )

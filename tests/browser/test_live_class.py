@@ -382,18 +382,18 @@ def test_an_opened_fold_and_another_iteration_reach_the_students(contexts) -> No
     assert first not in opened.split(",")
     wait_for(student, f"() => ({FOLDED_JS})('[data-part=\"graph\"]') === {opened!r}")
 
-    # a training loop: the teacher goes back to iteration 0, and the student's numbers are its
+    # a training loop: the teacher moves to the last iteration, and the student's numbers are its
     teacher.evaluate(
         """(src) => { const s = document.getElementById('source');
                       s.value = src; s.dispatchEvent(new Event('input', { bubbles: true })); }""",
         TRAINING,
     )
     teacher.click("#run")
-    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.9840')")  # the last iteration
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.6000')")  # the first iteration
     scrubber = teacher.locator('[data-iterations="scrubber"]')
-    scrubber.evaluate("(el) => { el.value = '0'; el.dispatchEvent(new Event('change')); }")
-    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.6000')")
-    assert "0.9840" not in student.evaluate(STUDENT_DATA_JS)
+    scrubber.evaluate("(el) => { el.value = '2'; el.dispatchEvent(new Event('change')); }")
+    wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('0.9840')")
+    assert "0.6000" not in student.evaluate(STUDENT_DATA_JS)
 
 
 UNBROKEN_JS = """() => {

@@ -13,7 +13,7 @@ from traces import steps
 
 from app.lecture import LECTURE_NEURON_CELL
 from app.numbers import row_cells
-from engine import Trace, parse, trace
+from engine import Trace, run, trace
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ ROWS = """() => [...document.querySelectorAll('#explanation .line')]
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_every_backward_step_shows_the_engines_parts(page, name) -> None:
     source = EXAMPLES[name]
-    t = trace(parse(source))
+    t = trace(run(source))
     page.goto("/?" + urlencode({"source": source, "phase": "backward", "step": 0}))
     wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs) > 0")
     backward = steps(t, "backward")

@@ -90,10 +90,16 @@ def test_the_embed_runs_the_engine_its_url_names(page, base_url) -> None:
 
 
 def test_a_class_of_another_name_says_which_engine_runs(page) -> None:
-    paste(page, source_of("mistakes/local_sub_wrong.py"))  # its class is ValueNode: no switch
-    assert page.locator("#engine-switch").is_hidden()
-    note = page.locator("#engine-note")
-    assert note.is_visible() and note.inner_text() == "your engine: class ValueNode"
+    paste(page, source_of("mistakes/local_sub_wrong.py"))  # its class is ValueNode
+    switch = page.locator("#engine-switch")
+    assert switch.is_visible() and page.locator("#engine-note").is_hidden()
+    yours = switch.locator('button[data-engine="auto"]')
+    assert yours.inner_text() == "your ValueNode" and yours.get_attribute("aria-pressed") == "true"
+    before = runs(page)
+    switch.locator('button[data-engine="gradstep"]').click()  # gradstep's Value in its place
+    drawn(page, before)
+    assert "your class ValueNode was left out" in page.locator("#notes").inner_text()
+    assert yours.inner_text() == "your ValueNode" and yours.get_attribute("aria-pressed") == "false"
     paste(page, "a = Value(2.0)\nb = a * a\nb.backward()\n")  # gradstep's Value: nothing to say
     assert page.locator("#engine-switch").is_hidden() and page.locator("#engine-note").is_hidden()
     assert (
@@ -114,7 +120,8 @@ def test_an_engine_that_breaks_is_said_on_the_stage_over_the_last_graph(page) ->
     stale = page.locator("#stale")
     assert stale.is_visible()  # on the stage, where the room looks, not only under the editor
     line = broken.splitlines().index("        n = missing + 1") + 1
-    assert stale.inner_text().startswith(f"Not drawn: line {line}: no value for missing")
+    said = f"Not drawn: line {line}: NameError: name 'missing' is not defined"  # CPython's
+    assert stale.inner_text().startswith(said)
     assert "last program that ran" in stale.inner_text()
     assert "stale-graph" in (page.locator("#graph-wrap").get_attribute("class") or "")
     editor.fill(source)  # fixed: the graph is this program's again

@@ -22,7 +22,7 @@ from app.lecture import (
     MICROGRAD_README,
 )
 from app.numbers import BOX_CHARS, DEFAULT_DECIMALS, format_number
-from engine import parse, trace
+from engine import run, trace
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +50,7 @@ def number(x: float) -> str:
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_a_pasted_lecture_program_draws_steps_and_ends_with_its_update(page, shot, name) -> None:
     source = PROGRAMS[name]
-    t = trace(parse(source))
+    t = trace(run(source))
     backward, update = steps(t, "backward"), steps(t, "update")
     paste(page, source)
     assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
@@ -105,7 +105,7 @@ def open_box(page, call: int) -> None:
 def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_or_into(
     page, shot
 ) -> None:
-    t = trace(parse(LECTURE_MLP))
+    t = trace(run(LECTURE_MLP))
     paste(page, LECTURE_MLP)
     boxes = page.locator("#graph-view g.call.folded")
     assert boxes.count() == 15  # the parameters' 3 layers, and 3 layers for each of 4 points
@@ -160,7 +160,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
 
 
 def test_the_update_shows_each_weights_new_data_when_unfolded(page) -> None:
-    t = trace(parse(LECTURE_MLP))
+    t = trace(run(LECTURE_MLP))
     page.goto("/?" + urlencode({"source": LECTURE_MLP, "fold": "none"}))
     drawn(page, 0)
     assert position(page) == "update"
@@ -251,7 +251,7 @@ def test_every_backward_step_of_the_neuron_fits_its_explanation_panel(browser, b
     holds at 1280 x 720: the lines shrink to fit (a room cannot scroll), never under 12 px."""
     context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=base_url)
     page = context.new_page()
-    t = trace(parse(LECTURE_NEURON))
+    t = trace(run(LECTURE_NEURON))
     page.goto("/?preset=lecture-neuron&phase=backward&step=0")
     drawn(page, 0)
     page.locator("#graph-view").focus()

@@ -12,7 +12,7 @@ from stepper_pages import paste, position, runs, wait_drawn
 from app.lecture import LECTURE_NOTEBOOK_NEURON, LECTURE_TRAINING
 from app.lecture.notebook import LECTURE_DATASET_CELL, LECTURE_MLP_CELL, LECTURE_TRAINING_CELL
 from app.numbers import format_number
-from engine import parse
+from engine import run
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ NOTEBOOK = "\n".join(
     [LECTURE_NOTEBOOK_NEURON, LECTURE_MLP_CELL, "n = MLP(3, [4, 4, 1])", LECTURE_DATASET_CELL,
      LECTURE_TRAINING_CELL]
 )  # fmt: skip
-LOSSES = parse(LECTURE_TRAINING).losses  # type: ignore[union-attr]
+LOSSES = run(LECTURE_TRAINING).losses
 SHOWN = """() => ({
   iteration: document.querySelector('[data-iterations="position"]').textContent,
   loss: document.querySelector('[data-iterations="loss"]').textContent,
@@ -44,14 +44,12 @@ def go_to_iteration(page, k: int) -> None:
 
 def test_the_lecture_steps_by_page_down_alone_through_its_twenty_iterations(page, shot) -> None:
     page.set_viewport_size({"width": 1280, "height": 720})
-    paste(page, NOTEBOOK)  # its own class Value: the last graph, and a note that says so
-    notes = page.locator("#notes").inner_text()
-    assert "backward() ran on 21 graphs: this is the last one" in notes
+    paste(page, NOTEBOOK)  # its own class Value, its loop drawn by iteration, from the first
+    assert shown(page)["iteration"] == "iteration 0"
     before = runs(page)
-    page.click('#engine-switch button[data-engine="gradstep"]')
+    page.click('#engine-switch button[data-engine="gradstep"]')  # folded calls: fewer steps
     wait_drawn(page, before)
-    assert shown(page)["iteration"] == "iteration 19"
-    go_to_iteration(page, 0)
+    assert shown(page)["iteration"] == "iteration 0"
     page.locator("#graph-view").focus()
     page.keyboard.press("Home")
     assert shown(page)["iteration"] == "iteration 0" and position(page).startswith("forward")
@@ -69,11 +67,12 @@ def test_the_lecture_steps_by_page_down_alone_through_its_twenty_iterations(page
     for _ in range(3):  # the end of the last iteration is a wall
         page.keyboard.press("PageDown")
     assert shown(page)["iteration"] == "iteration 19" and position(page) == "update"
-    go_to_iteration(page, 3)  # back to the program's own engine: its last graph, no error
+    go_to_iteration(page, 3)  # back to the program's own engine: its iteration 3, run again
     before = runs(page)
     page.click('#engine-switch button[data-engine="auto"]')
     wait_drawn(page, before)
-    assert page.locator("#error").is_hidden() and page.locator("#iterations").is_hidden()
+    assert page.locator("#error").is_hidden() and shown(page)["iteration"] == "iteration 3"
+    assert shown(page)["loss"] == f"loss {format_number(LOSSES[3])}"
 
 
 def test_page_up_from_an_iterations_first_step_goes_back_to_the_one_before(page) -> None:
@@ -96,7 +95,7 @@ def test_brackets_buttons_and_the_plot_move_between_iterations_keeping_step_and_
 ) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.emulate_media(color_scheme=theme)
-    page.goto("/?preset=lecture-training&phase=backward&step=3")
+    page.goto("/?preset=lecture-training&iteration=19&phase=backward&step=3")
     wait_drawn(page, 0)
     assert shown(page)["iteration"] == "iteration 19" and position(page) == "backward 4/305"
     page.evaluate("document.querySelector('#graph-view svg').dataset.kept = 'yes'")
