@@ -116,7 +116,7 @@ class GraphResponse(Strict):
     )
     own_class: str = Field(
         description="the name of the program's own engine class (the first top-level class "
-        "with operator methods), whichever engine drew the graph; \"\" when it has none"
+        'with operator methods), whichever engine drew the graph; "" when it has none'
     )
     training: Training | None = Field(
         description="a training loop's iterations (a loop that calls backward() on a new graph "
