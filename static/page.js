@@ -361,7 +361,7 @@ function wire() {
   });
   document.addEventListener("keydown", stepper.onKey);
   wireOwn(stepper, ui.pointed, ui.editor, (engine) => {
-    setState({ engine, iteration: null }); // the other engine's graph: its last iteration
+    setState({ engine }); // the other engine's graph of the same iteration
     run();
   });
 }
