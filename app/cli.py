@@ -219,6 +219,8 @@ def _sandbox(settings: Settings) -> int:
 def _serve(settings: Settings) -> None:
     import uvicorn
 
+    from app.connections import HeadTimeoutProtocol
+
     if _sandbox(settings):  # once here, so that every worker loads it ready-made
         sys.exit(1)
 
@@ -241,7 +243,9 @@ def _serve(settings: Settings) -> None:
         host=settings.host,
         port=settings.port,
         workers=settings.workers,
-        limit_concurrency=settings.limit_concurrency,
+        # uvicorn's limit counts idle connections too: the app counts requests in progress
+        # (app/middleware/inflight.py), and a request head overdue closes its connection
+        http=HeadTimeoutProtocol,
         # uvicorn's default believes X-Forwarded-For from 127.0.0.1: any local process, or a
         # proxy that passes the header on as sent, could be any client (and pass the rate limit)
         proxy_headers=bool(settings.trusted_proxies),

@@ -93,10 +93,14 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
 
 
-async def send_refusal(send: Send, status: int, message: str, kind: str, close: bool) -> None:
+async def send_refusal(
+    send: Send, status: int, message: str, kind: str, close: bool, retry_after: int | None = None
+) -> None:
     """Answer in the error shape from an ASGI middleware, before the app has seen the request;
     ``close``: the connection is closed after it (the rest of the request is not read)."""
-    headers = {"connection": "close"} if close else None
+    headers = {"connection": "close"} if close else {}
+    if retry_after is not None:
+        headers["retry-after"] = str(retry_after)
     response = JSONResponse(error_body(message, kind), status_code=status, headers=headers)
     await response({"type": "http"}, _no_receive, send)
 

@@ -14,7 +14,7 @@ from app import __version__, pipeline
 from app.allocator import limit_heaps
 from app.capacity import Answers, Gate
 from app.classroom.store import open_store
-from app.classroom.stream import end_streams_on_exit
+from app.classroom.stream import StreamCounts, end_streams_on_exit
 from app.draw import png
 from app.draw.layout import Layout
 from app.draw.layout.limits import cache_share
@@ -56,7 +56,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # live classes: in memory, or shared through the broker (connected when first used)
         app.state.classes = class_store = open_store(settings.broker_url)
         app.state.class_buckets = TokenBuckets(classes.CLASSES_PER_MINUTE)
-        app.state.class_misses = TokenBuckets(classes.CLASS_MISSES_PER_MINUTE)
+        app.state.class_misses = TokenBuckets(settings.class_misses_per_minute)
+        app.state.class_streams = StreamCounts(
+            settings.class_streams_per_address, settings.class_streams_per_class
+        )
         app.state.class_answers = TokenBuckets(classes.ANSWERS_PER_CLASS_PER_MINUTE)
         app.state.student_answers = TokenBuckets(classes.ANSWERS_PER_STUDENT_PER_MINUTE)
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
@@ -85,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings  # public_url: links in answers (app/serving.py's public_base)
     install_error_handlers(app)
-    install_middleware(app)
+    install_middleware(app, settings.limit_concurrency)
     for area in (graph, pages, oembed, exports, training, links, classes):
         app.include_router(area.router)
     mount_static(app)

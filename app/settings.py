@@ -280,6 +280,20 @@ class Settings(BaseSettings):
         description="the live classes' broker, redis://… (rediss://, unix://), which every "
         "worker and server shares (unset: classes live in the memory of a single process)",
     )
+    class_misses_per_minute: AtLeastOne = Field(
+        default=30,
+        description="class codes that are not classes a client address may ask for a minute; "
+        "past it, each further miss is a 429 (a class that exists is always answered)",
+    )
+    class_streams_per_address: AtLeastOne = Field(
+        default=500,
+        description="a class's event streams one client address may hold open in a worker (a "
+        "lecture hall behind one NAT address holds one per phone); past it, 429",
+    )
+    class_streams_per_class: AtLeastOne = Field(
+        default=2000,
+        description="event streams one class may have open in a worker; past it, 429",
+    )
     public_url: Address = Field(
         default=None,
         description="the server's public address, which absolute links in answers start with "
@@ -301,7 +315,8 @@ class Settings(BaseSettings):
     )
     limit_concurrency: AtLeastOne = Field(
         default=DEFAULT_CONCURRENCY,
-        description="open connections per worker before uvicorn answers 503 (bounds every queue)",
+        description="requests a worker works on at once (event streams and idle connections "
+        "not counted) before it answers 503 (bounds every queue)",
     )
 
     def layout_settings(self) -> LayoutSettings:

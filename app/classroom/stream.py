@@ -84,3 +84,33 @@ def end_streams_on_exit(hub: Hub) -> AbstractAsyncContextManager[None]:
     browser reconnects, to another worker or the restarted server), so open streams never hold
     up the shutdown."""
     return on_exit_signal(hub.shutdown)
+
+
+class StreamCounts:
+    """The event streams open in this worker, by client address and by class: past either cap
+    a new one is refused, and the open ones go on (``take`` returns the release to call when
+    the stream ends)."""
+
+    def __init__(self, per_address: int, per_class: int) -> None:
+        self.per_address = per_address
+        self.per_class = per_class
+        self.by_address: dict[str, int] = {}
+        self.by_class: dict[str, int] = {}
+
+    def take(self, address: str, code: str) -> str | None:
+        """None when taken, else why not."""
+        if self.by_address.get(address, 0) >= self.per_address:
+            return f"your address already holds {self.per_address:,} streams of classes"
+        if self.by_class.get(code, 0) >= self.per_class:
+            return f"this class already has {self.per_class:,} listeners here"
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.by_class[code] = self.by_class.get(code, 0) + 1
+        return None
+
+    def release(self, address: str, code: str) -> None:
+        for counts, key in ((self.by_address, address), (self.by_class, code)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)

@@ -49,7 +49,7 @@ from app.classroom.schemas import (
     Tally,
 )
 from app.classroom.store import ClassStore, Command, StoreUnavailable
-from app.classroom.stream import ClassStream, class_events
+from app.classroom.stream import ClassStream, StreamCounts, class_events
 from app.classroom.tally import answers_csv, histogram
 from app.links.ratelimit import TokenBuckets
 from app.links.state import is_link_id
@@ -64,8 +64,8 @@ from engine.errors import GradstepError
 router = APIRouter(tags=["classes"])
 
 RETRY_AFTER_BROKER_S = 5
+RETRY_AFTER_STREAMS_S = 10
 CLASSES_PER_MINUTE = 10  # new classes per client address: a teacher makes one a lecture
-CLASS_MISSES_PER_MINUTE = 30  # codes that are not classes; a class mistyping one misses a few
 ANSWERS_PER_STUDENT_PER_MINUTE = 20  # a student answers each round once; a few retries
 ANSWERS_PER_CLASS_PER_MINUTE = 3_000  # a lecture hall of 1,000 answering within seconds, thrice
 MAX_QUESTIONS = 200  # a class's questions; each keeps its rounds in the class's state
@@ -119,11 +119,11 @@ async def _class(request: Request, text: str) -> tuple[str, Snapshot]:
     """The class ``text`` names and its snapshot; 404 when there is none, 429 for a client
     that has asked for too many codes that are not classes."""
     code = normal_code(text)
-    if code is None:
-        raise _no_class(text[:20])
+    snapshot = None if code is None else await _reachable(store_at(request).get(code))
+    if code is not None and snapshot is not None:  # never refused for misses: codes are not
+        return code, snapshot  # guessed (31¹⁰ of them), and a lecture hall shares an address
     misses: TokenBuckets = request.app.state.class_misses
-    client = client_of(request)
-    wait = misses.wait(client)
+    wait = misses.take(client_of(request))
     if wait:
         raise Refused(
             429,
@@ -132,11 +132,7 @@ async def _class(request: Request, text: str) -> tuple[str, Snapshot]:
             f"minute from your address: try again in {wait} s, and check the code's letters",
             {"retry-after": str(wait)},
         )
-    snapshot = await _reachable(store_at(request).get(code))
-    if snapshot is None:
-        misses.take(client)
-        raise _no_class(code)
-    return code, snapshot
+    raise _no_class(text[:20] if code is None else code)
 
 
 async def _reachable(pending: Any) -> Any:
@@ -547,7 +543,14 @@ async def events(code: str, request: Request) -> Response:
     question on screen), then each change; ``closed`` when it ends (docs/api.md)."""
     code, _snapshot = await _class(request, code)
     store = store_at(request)
+    streams: StreamCounts = request.app.state.class_streams
+    client = client_of(request)
+    full = streams.take(client, code)
+    if full is not None:
+        raise Refused(429, "rate_limit", f"{full}: close some, or try again later",
+                      {"retry-after": str(RETRY_AFTER_STREAMS_S)})  # fmt: skip
     held = AsyncExitStack()
+    held.callback(streams.release, client, code)
     try:
         queue = await _reachable(held.enter_async_context(store.listen(code)))
         snapshot = await _reachable(store.get(code))  # read after subscribing: nothing is missed
