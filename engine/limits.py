@@ -25,7 +25,18 @@ MAX_KEPT_NODES = 400_000  # values in all the graphs one run keeps (a loop's ite
 MAX_ITERATIONS = 100_000  # passes of backward() one run records (later ones are not drawn)
 MAX_CHECK_EVALUATIONS = 100_000  # op re-evaluations the numerical gradient check may spend
 MAX_TRUTH_RUNS = 40  # runs of a learner's program to find derivatives gradstep's ops do not know
+MAX_MESSAGE_CHARS = 200  # an error's message as shown: a raise or assert of 100 KB is cut
+MAX_LABEL_CHARS = 100  # a value's label, name or (a learner's engine) op text, as drawn
+MAX_PARENTS = 1_000  # a value's operands (a learner's engine may list any number)
 MAX_CONSOLE_CHARS = 50_000  # characters print() shows; the rest is cut, with a line saying so
 RUN_FUEL = 27_000_000_000  # units of work one run may do (wasmtime's fuel): about 10 s here
 RUN_MEMORY_MB = 512  # the memory one run may use
 DEFAULT_SEED = 0  # random.seed() and np.random.seed() before every run
+
+
+def cut_message(message: str) -> str:
+    """An error's message as shown: at most ``MAX_MESSAGE_CHARS`` characters (the sandbox cuts
+    it, and the host again, as the program inside could say anything)."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return message[: MAX_MESSAGE_CHARS - 1] + "…"

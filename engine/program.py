@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.errors import GradstepError, Span
+from engine.limits import MAX_LABEL_CHARS, MAX_PARENTS, cut_message
 from engine.ops import OPS, Op
 
 EngineName = Literal["gradstep", "program"]
@@ -204,6 +205,32 @@ def read_op(text: str, arity: int) -> OwnOp:
     return OwnOp(text, OPS[name] if name else None)
 
 
+def _shown(text: str) -> str:
+    """``text`` with each character that is not printable (a control character, one that hides
+    or reorders text: U+202E) written as Python writes it in a string, ``\u202e``."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def _texts(texts: Sequence[Any], what: str, spans: Sequence[Span | None]) -> tuple[Any, ...]:
+    """A graph's labels, names or op texts as drawn: at most ``MAX_LABEL_CHARS`` characters
+    each (a longer one is refused at the line that made its value), hidden characters shown."""
+    out = []
+    for i, text in enumerate(texts):
+        if isinstance(text, str):
+            if len(text) > MAX_LABEL_CHARS:
+                raise GradstepError(
+                    f"a value's {what} has {len(text):,} characters; gradstep draws at most "
+                    f"{MAX_LABEL_CHARS} ({what}s name values in boxes and formulas)",
+                    kind="limit",
+                    span=spans[i] if i < len(spans) else None,
+                )
+            text = _shown(text)
+        out.append(text)
+    return tuple(out)
+
+
 def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
     """The sandbox's record as plain data (the spans and calls it numbers, resolved)."""
     spans = [Span(*s) for s in record.get("spans", ())]
@@ -215,7 +242,7 @@ def read_run(record: dict[str, Any], fuel: int = 0) -> Run:
         e = record["error"]
         span = spans[e["span"]] if e.get("span") is not None else None
         console = tuple((int(line), str(text)) for line, text in record.get("console") or ())
-        error = GradstepError(e["message"], kind=e["kind"], span=span, console=console)
+        error = GradstepError(cut_message(e["message"]), kind=e["kind"], span=span, console=console)
     raw = record.get("passes") or []
     for p in raw:  # a pass whose graph is like an earlier one's but for its numbers
         g = p["graph"]
@@ -322,7 +349,17 @@ class _Reader:
         if g is None:
             return None
         n = len(g["parents"])
+        spans = tuple(self.span(s) for s in g["spans"])
         parents = tuple(tuple(p) for p in g["parents"])
+        for i, ps in enumerate(parents):
+            if len(ps) > MAX_PARENTS:
+                raise GradstepError(
+                    f"a value has {len(ps):,} operands in its parents; gradstep draws a value "
+                    f"of at most {MAX_PARENTS:,}",
+                    kind="limit",
+                    span=spans[i],
+                )
+        labels, names = _texts(g["labels"], "label", spans), _texts(g["names"], "name", spans)
         gradstep = g["engine"] == "gradstep"
         if gradstep:
             ops = tuple(OwnOp(name, OPS[name]) if name else None for name in g["ops"])
@@ -332,7 +369,7 @@ class _Reader:
         else:
             ops = tuple(
                 read_op(text or "", len(parents[i])) if parents[i] else None
-                for i, text in enumerate(g["ops"])
+                for i, text in enumerate(_texts(g["ops"], "op", spans))
             )
             constant = [False] * n
             for i in g.get("lifted", ()):
@@ -356,11 +393,11 @@ class _Reader:
             grad=tuple(unpacked(g["grad"])),
             locals=locals_,
             constant=tuple(constant),
-            spans=tuple(self.span(s) for s in g["spans"]),
+            spans=spans,
             calls=call_ids,
             call_list=call_list,
-            names=tuple(g["names"]),
-            labels=tuple(g["labels"]),
+            names=names,
+            labels=labels,
             inputs=dict(g["inputs"]),
             made=tuple(g.get("made") or ()),
             updates=tuple(

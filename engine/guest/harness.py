@@ -47,10 +47,10 @@ from engine.guest.places import PROGRAM
 from engine.guest.recorder import OutOfTime, Recorder, is_number
 from engine.guest.source import ProgramSyntaxError, prepare
 from engine.guest.spelling import lookalike
+from engine.limits import cut_message
 from engine.value import Value, cos, exp, log, relu, sigmoid, sin, sqrt, tanh
 
 _NEVER_FREED: list[object] = []
-MAX_MESSAGE = 300  # characters of an error's message shown: a raise of 100 KB is cut
 _KINDS = {
     "ZeroDivisionError": "domain",
     "ValueError": "domain",
@@ -354,9 +354,7 @@ def _no_sleep(seconds: object) -> None:
 
 
 def _error(message: str, kind: str, span: int | None) -> dict[str, Any]:
-    if len(message) > MAX_MESSAGE:
-        message = message[: MAX_MESSAGE - 1] + "…"
-    return {"message": message, "kind": kind, "span": span}
+    return {"message": cut_message(message), "kind": kind, "span": span}
 
 
 def _line_of(e: BaseException) -> int | None:
@@ -414,6 +412,8 @@ def _record(
             drawn = _drawn(recorder)
         except snapshot.Unreadable as e:
             error = _error(str(e), "unsupported", None)
+        except GradstepError as e:  # a limit of what is drawn
+            error = _error(e.message, e.kind, None)
         except (TypeError, OverflowError) as e:  # a grad set to text, by the program
             error = _error(f"TypeError: a Value's data and grad must be numbers ({e})", "type",
                            None)  # fmt: skip

@@ -19,6 +19,7 @@ from array import array
 from operator import attrgetter
 from typing import Any
 
+from engine.errors import GradstepError
 from engine.graph import topological_order
 from engine.guest.places import PROGRAM, CallRecord
 from engine.guest.recorder import (
@@ -236,9 +237,17 @@ def own_nodes(recorder: Recorder, root: object) -> tuple[list[tuple[object, Info
     seen = {id(root): (root, info)}
     stack = [root]
     limit = recorder.limits["max_nodes"] * 4
+    most = recorder.limits.get("max_parents", 1_000)
     while stack and len(seen) <= limit:
         node = stack.pop()
-        for p in members(_get(node, parents)) if parents else ():
+        ps = members(_get(node, parents)) if parents else []
+        if len(ps) > most:  # read before it is walked or sent (the host checks it again)
+            raise GradstepError(
+                f"a value has {len(ps):,} operands in its parents; gradstep draws a value of "
+                f"at most {most:,}",
+                kind="limit",
+            )
+        for p in ps:
             if id(p) not in seen:
                 found = recorder.info(p)
                 if found is not None:

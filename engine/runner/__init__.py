@@ -25,6 +25,7 @@ from engine.limits import (
     MAX_ITERATIONS,
     MAX_KEPT_NODES,
     MAX_NODES,
+    MAX_PARENTS,
     MAX_SOURCE_CHARS,
     RUN_FUEL,
     RUN_MEMORY_MB,
@@ -170,6 +171,7 @@ def _call(
             "watch": {"site": list(watch[0]), "iteration": watch[1]} if watch else None,
             "limits": {
                 "max_nodes": MAX_NODES,
+                "max_parents": MAX_PARENTS,
                 "max_kept_nodes": MAX_KEPT_NODES,
                 "max_console_chars": MAX_CONSOLE_CHARS,
                 "max_iterations": MAX_ITERATIONS,

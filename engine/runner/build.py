@@ -25,8 +25,9 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent.parent  # the engine package
 WIT = Path(__file__).resolve().parent / "runner.wit"
-# What the guest runs besides its own folder: the value engine, which imports nothing else.
-SHARED = ("errors.py", "ops.py", "graph.py", "value.py")
+# What the guest runs besides its own folder: the value engine, which imports nothing else, and
+# the limits' constants.
+SHARED = ("errors.py", "ops.py", "graph.py", "value.py", "limits.py")
 APP = '''\
 """The component's entry (written by engine.runner.build)."""
 

@@ -331,13 +331,17 @@ def test_graphs_too_slow_to_lay_out_are_refused(client: TestClient) -> None:
     assert_healthy(client)
 
 
-HOSTILE_LABELS = [INJECT, "</text></g><script>alert(1)</script>", "a\x00b\x1b[31m\u202e", "&lt;"]
+HOSTILE_LABELS = [INJECT, "</text></g><script>alert(1)</script>", "&lt;", "x\u202ey", "\u2067ok"]
+# control characters and those that hide or reorder text, as Python writes them in a string
+SHOWN = {"a\x00b\x1b[31m\u202e": "a\\x00b\\x1b[31m\\u202e", "x\u202ey": "x\\u202ey",
+         "\u2067ok": "\\u2067ok"}  # fmt: skip
 
 
-@pytest.mark.parametrize("hostile", HOSTILE_LABELS, ids=range(len(HOSTILE_LABELS)))
+@pytest.mark.parametrize("hostile", [*HOSTILE_LABELS, *SHOWN], ids=range(len(HOSTILE_LABELS) + 3))
 def test_any_label_string_is_drawn_as_text(client: TestClient, hostile: str) -> None:
     """A program can set any string as a label (micrograd's ``e.label = ...``), control
-    characters and markup included: every character reaches the drawing as text."""
+    characters and markup included: every character reaches the drawing as text, and those
+    that would hide or reorder what is drawn (on the projector, in a question) are written out."""
     source = f"a = Value(2.0)\na.label = {hostile!r}\nb = a * a\nb.label = a.label\n"
     response = client.post("/api/graph", json={"source": source})
     assert response.status_code == 200, response.text
@@ -348,4 +352,39 @@ def test_any_label_string_is_drawn_as_text(client: TestClient, hostile: str) -> 
         for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
         if t.get("id", "").endswith("-label")
     ]
-    assert labels == [short_label(hostile)] * 2
+    assert labels == [short_label(SHOWN.get(hostile, hostile))] * 2
+    names = [node["name"] for node in response.json()["structure"]["nodes"]]
+    assert SHOWN.get(hostile, hostile) in names
+
+
+def test_labels_names_and_operands_past_their_limits_are_refused_at_their_line(
+    client: TestClient,
+) -> None:
+    long_label = (
+        "s = 'L' * 99999\ny = Value(1.0, label=s)\nz = y\nfor i in range(200):\n    z = z + y\n"
+    )
+    error = assert_refused(post(client, long_label), {"limit"})  # type: ignore[arg-type]
+    assert "label has 99,999 characters" in error["message"] and error["line"] == 2
+    many_parents = (
+        "class V:\n"
+        "    def __init__(self, data, _children=(), _op=''):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = list(_children); self._op = _op\n"
+        "    def __add__(self, other):\n"
+        "        return V(self.data + other.data, (self, other), '+')\n"
+        "a = V(1.0)\nb = a + a\nb._prev = [a] * 99999\n"
+    )
+    error = assert_refused(post(client, many_parents), {"limit"})  # type: ignore[arg-type]
+    assert "99,999 operands" in error["message"]
+    long_op = many_parents.replace("[a] * 99999", "[a]\nb._op = '+' * 5000")
+    error = assert_refused(post(client, long_op), {"limit"})  # type: ignore[arg-type]
+    assert "op has 5,000 characters" in error["message"]
+
+
+def test_echoed_input_is_cut_to_a_few_dozen_characters(client: TestClient) -> None:
+    for source in ("assert False, 'x' * 100000\n", "raise ValueError('y' * 100000)\n"):
+        error = assert_refused(post(client, source))  # type: ignore[arg-type]
+        assert len(error["message"]) <= 200 and error["line"] == 1, error  # type: ignore[arg-type]
+    for name in ("k" * 50_000, "k" * 100):  # too long to be a name; a name that is no input
+        sent = {"source": "a = 1.0\nb = a * 2\n", "values": {name: 1.0}}
+        error = assert_refused(client.post("/api/graph", json=sent))
+        assert "kkkk" in error["message"] and len(error["message"]) <= 200, error  # type: ignore[arg-type]
