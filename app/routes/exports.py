@@ -76,6 +76,8 @@ class Admitted:
     """An export's place among ``EXPORT_STREAMS``, given back when its stream ends, fails, or
     is dropped without being read (a client gone before the first byte)."""
 
+    _held = False  # until entered: a refused one (503) has nothing to give back
+
     def __init__(self) -> None:
         _exports.enter()  # refused at once (503) when every place is taken
         self._held = True

@@ -7,18 +7,22 @@ exports is measured by bench/export_memory.py (figures in docs/benchmarks.md).""
 
 from __future__ import annotations
 
+import gc
 import math
 import re
+import sys
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.capacity import Unavailable
 from app.draw import png
 from app.draw.frames import GIF_LIMIT, MAX_EXPORT_PIXELS, StepFile, check_export, export_scale
 from app.draw.png import PICTURE_LIMIT, PixelLimit, check_pixels, png_size
 from app.draw.slide import slide_svg
 from app.main import create_app
+from app.routes import exports
 from engine.errors import GradstepError
 
 PRODUCT = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + b\nc.backward()\n"  # 2 fwd, 3 bwd steps
@@ -108,3 +112,20 @@ def wide_graph() -> str:
         '<svg width="6000pt" height="400pt" viewBox="0 0 6000 400" '
         'xmlns="http://www.w3.org/2000/svg"><g></g></svg>'
     )
+
+
+def test_an_export_refused_for_room_has_nothing_to_give_back(monkeypatch) -> None:
+    """Refused (503) before it held a place, its end finds nothing to release (no error
+    logged when it is collected)."""
+    raised: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    held = [exports.Admitted() for _ in range(exports.EXPORT_STREAMS)]
+    try:
+        with pytest.raises(Unavailable):
+            exports.Admitted()
+        gc.collect()
+    finally:
+        for admitted in held:
+            admitted.release()
+    assert raised == []
+    exports.Admitted().release()  # every place given back

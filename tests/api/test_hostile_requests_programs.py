@@ -388,3 +388,39 @@ def test_echoed_input_is_cut_to_a_few_dozen_characters(client: TestClient) -> No
         sent = {"source": "a = 1.0\nb = a * 2\n", "values": {name: 1.0}}
         error = assert_refused(client.post("/api/graph", json=sent))
         assert "kkkk" in error["message"] and len(error["message"]) <= 200, error  # type: ignore[arg-type]
+
+
+LEARNER = """
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data; self.grad = 0.0; self._prev = set(_children); self._op = _op
+        self._backward = lambda: None
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad; other.grad += out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        self.grad = 1.0
+        for v in [self] + list(self._prev): v._backward()
+a = V(1.0); b = V(2.0); c = V(3.0)
+d = a + b
+"""
+ODD_WRITES = [
+    "a.grad = None\nd.backward()\n", "a.grad = 'x'\n", "a.grad = object()\n",
+    "d.backward()\na.grad = None\n", "d.backward()\na.grad = [1, 2]\n",
+    "d._prev = [[a, b], c]\nd.backward()\n", "d._prev = [[a, b], c]\n", "d._prev = 'ab'\n",
+    "d.data = None\n", "d._op = 5\nd.backward()\n",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("tail", ODD_WRITES, ids=range(len(ODD_WRITES)))
+def test_a_learners_engine_with_odd_grads_parents_or_ops_is_answered(
+    client: TestClient, tail: str
+) -> None:
+    """A grad, parent list, data or op of any type: drawn, or CPython's error, or a clear
+    refusal; never the server's own failure."""
+    response = post(client, LEARNER + tail)
+    if response.status_code != 200:  # type: ignore[attr-defined]
+        assert_refused(response)  # type: ignore[arg-type]
