@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.class_answers = TokenBuckets(classes.ANSWERS_PER_CLASS_PER_MINUTE)
         app.state.student_answers = TokenBuckets(classes.ANSWERS_PER_STUDENT_PER_MINUTE)
+        app.state.address_answers = TokenBuckets(classes.ANSWERS_PER_ADDRESS_PER_MINUTE)
         warming = threading.Thread(target=layout.warm, daemon=True)  # wasm: compile in advance
         warming.start()
         threading.Thread(target=jobs.warm, daemon=True).start()  # the training workers' fork server

@@ -67,6 +67,7 @@ RETRY_AFTER_BROKER_S = 5
 RETRY_AFTER_STREAMS_S = 10
 CLASSES_PER_MINUTE = 10  # new classes per client address: a teacher makes one a lecture
 ANSWERS_PER_STUDENT_PER_MINUTE = 20  # a student answers each round once; a few retries
+ANSWERS_PER_ADDRESS_PER_MINUTE = 600  # a hall of 300 behind one NAT address, twice a minute
 ANSWERS_PER_CLASS_PER_MINUTE = 3_000  # a lecture hall of 1,000 answering within seconds, thrice
 MAX_QUESTIONS = 200  # a class's questions; each keeps its rounds in the class's state
 MAX_ROUNDS = 5  # Peer Instruction votes twice; a third and more are there to be spare
@@ -355,6 +356,15 @@ async def ask(
     return {"question": after.state["question"], "round": 1}
 
 
+def _not_open(question: int) -> Refused:
+    return Refused(
+        409,
+        "closed",
+        f"question {question} is not taking answers now: its answers were shown, or another "
+        "question was asked",
+    )
+
+
 def _asked(state: dict[str, Any], question: int) -> dict[str, Any]:
     found = question_of(state, question)
     if found is None:
@@ -592,26 +602,27 @@ async def answer(code: str, body: AnswerRequest, request: Request) -> dict[str, 
     """A student's answer to the question's round now open: the first answer of each student
     counts, a second is refused (409)."""
     code, snapshot = await _class(request, code)
-    _limited(request.app.state.class_answers, code, "answers in this class")
-    _limited(request.app.state.student_answers, f"{code}/{body.student}", "answers from you")
     asked = _asked(snapshot.state, body.question)
     number = len(asked["rounds"])
+    key = round_key(body.question, number)
+    if snapshot.open != key:  # checked before any answer is charged to the class
+        raise _not_open(body.question)
     wants_sign = asked["kind"] == "sign"
     if wants_sign != isinstance(body.value, str):
         wanted = "+, - or 0" if wants_sign else "a number"
         raise GradstepError(f"value: question {body.question} takes {wanted}", "request")
+    state = request.app.state
+    _limited(state.student_answers, f"{code}/{body.student}", "answers from you")
+    # one address cannot fill a round (fresh student tokens each time), a hall behind one
+    # NAT address still answers: a round holds MAX_ANSWERS_PER_ROUND
+    _limited(state.address_answers, f"{code}/{client_of(request)}", "answers from your address")
+    _limited(state.class_answers, code, "answers in this class")
     record = {"value": body.value, "nickname": body.nickname, "at": time.time()}
-    key = round_key(body.question, number)
     outcome, count = await _reachable(store_at(request).answer(code, key, body.student, record))
     if outcome is Outcome.GONE:
         raise _no_class(code)
     if outcome is Outcome.NOT_OPEN:
-        raise Refused(
-            409,
-            "closed",
-            f"question {body.question} is not taking answers now: its answers were shown, or "
-            "another question was asked",
-        )
+        raise _not_open(body.question)
     if outcome is Outcome.ANSWERED:
         raise Refused(
             409,

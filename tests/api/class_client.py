@@ -47,6 +47,7 @@ def roomy(client: TestClient) -> TestClient:
     """The client, with room for a module's classes (one address makes them all)."""
     client.app.state.class_buckets = TokenBuckets(ROOM)  # type: ignore[attr-defined]
     client.app.state.class_misses = TokenBuckets(ROOM)  # type: ignore[attr-defined]
+    client.app.state.address_answers = TokenBuckets(ROOM)  # type: ignore[attr-defined]
     return client
 
 

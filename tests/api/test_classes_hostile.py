@@ -101,6 +101,39 @@ def test_a_flood_into_one_class_is_throttled(client: TestClient, lesson: Class) 
     assert lesson.tally()["questions"][0]["rounds"][0]["histogram"]["count"] == 5
 
 
+def test_answers_to_no_question_or_a_closed_one_are_not_charged_to_the_class(
+    client: TestClient, lesson: Class
+) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    kept, state.class_answers = state.class_answers, TokenBuckets(5)
+    try:
+        missing = {lesson.answer(student(n), 7, 1.0).status_code for n in range(100, 140)}
+        lesson.command("/questions", {"node": 1, "kind": "number"})  # question 1 closes
+        closed = {lesson.answer(student(n), 1, 1.0).status_code for n in range(200, 240)}
+        counted = [lesson.answer(student(n), 2, 1.0).status_code for n in range(5)]
+    finally:
+        state.class_answers = kept
+    assert (missing, closed) == ({404}, {409})
+    assert counted == [202] * 5  # the real students' answers, all counted
+
+
+def test_one_address_cannot_fill_a_round_and_others_still_answer(
+    client: TestClient, lesson: Class
+) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    kept, state.address_answers = state.address_answers, TokenBuckets(5)
+    try:  # fresh student tokens each time, from one address
+        statuses = [lesson.answer(student(n), 1, 1.0).status_code for n in range(8)]
+        elsewhere = TestClient(client.app, client=("10.0.0.9", 50000))
+        body = {"student": student(99), "question": 1, "value": 1.0}
+        other = elsewhere.post(lesson.url("/answers"), json=body)
+    finally:
+        state.address_answers = kept
+    assert statuses == [202] * 5 + [429] * 3
+    assert other.status_code == 202, other.text
+    assert lesson.tally()["questions"][0]["rounds"][0]["histogram"]["count"] == 6
+
+
 GOOD = {"student": student(1), "question": 1, "value": -2.0}
 MALFORMED = [
     ("value", "1e999", "json"),  # a JSON number too large for a float is infinite
