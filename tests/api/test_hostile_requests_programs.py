@@ -424,3 +424,28 @@ def test_a_learners_engine_with_odd_grads_parents_or_ops_is_answered(
     response = post(client, LEARNER + tail)
     if response.status_code != 200:  # type: ignore[attr-defined]
         assert_refused(response)  # type: ignore[arg-type]
+
+
+def test_colliding_hashes_end_within_the_runs_fuel(client: TestClient) -> None:
+    """50,000 integers with one hash into a set, a dict and set.update: CPython's own cost,
+    bounded by the sandbox's fuel (the same bound as any loop)."""
+    for build in ("s = set(xs)", "d = dict(zip(xs, xs))", "s = set()\ns.update(xs)"):
+        source = f"P = 2**61 - 1\nxs = [i*P for i in range(50000)]\n{build}\nprint(len(xs))\n"
+        response = post(client, source)
+        if response.status_code != 200:  # type: ignore[attr-defined]
+            assert assert_refused(response, {"limit"})["line"] in (2, 3, 4)  # type: ignore[arg-type]
+    assert_healthy(client)
+
+
+def test_a_slider_moves_what_its_grad_says(client: TestClient) -> None:
+    """An input is one leaf for all its uses: a typed example's number is an input wherever
+    it is used; in a program that makes values, a plain number stays a number (no slider)."""
+    typed = client.post("/api/graph", json={"source": "x = 2.0\nz = x*x + x\n"}).json()
+    nodes = typed["structure"]["nodes"]
+    x = next(n["id"] for n in nodes if n["name"] == "x")
+    assert typed["numbers"]["grad"][x] == 5.0  # d(x² + x)/dx at 2, every use counted
+    mixed = "x = 2.0\ny = Value(3.0)\nz = x*y + x**2\nz.backward()\n"
+    answer = client.post("/api/graph", json={"source": mixed}).json()
+    assert "x" not in [n["name"] for n in answer["structure"]["nodes"] if n["kind"] == "input"]
+    moved = client.post("/api/graph", json={"source": mixed, "values": {"x": 3.0}})
+    assert moved.status_code == 422  # no slider for x: nothing to move at rate 3 or 7
