@@ -449,3 +449,25 @@ def test_a_slider_moves_what_its_grad_says(client: TestClient) -> None:
     assert "x" not in [n["name"] for n in answer["structure"]["nodes"] if n["kind"] == "input"]
     moved = client.post("/api/graph", json={"source": mixed, "values": {"x": 3.0}})
     assert moved.status_code == 422  # no slider for x: nothing to move at rate 3 or 7
+
+
+def test_a_learners_engine_writing_grads_without_end_is_bounded_by_the_runs_fuel(
+    client: TestClient,
+) -> None:
+    """Every write of a learner's engine is recorded inside the run, so its fuel bounds them
+    all (the interpreter traced them after its deadline, quadratically: 61 s); a graph past the
+    drawing limit is refused from the record, before it is studied."""
+    source = (
+        "class V:\n"
+        "    def __init__(self, data, _children=(), _op=''):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = set(_children); self._op = _op\n"
+        "    def __add__(self, other):\n"
+        "        return V(self.data + other.data, (self, other), '+')\n"
+        "a = V(1.0)\nx = V(0.0)\n"
+        "for i in range(4500):\n    x = x + a\n"
+        + "for i in range(45000):\n    a.grad = 0.0\n" * 3
+        + "out = x + a\n"
+    )
+    error = assert_refused(post(client, source), {"limit"})  # type: ignore[arg-type]
+    assert "units of work" in error["message"] or "draws at most" in error["message"]
+    assert_healthy(client)
