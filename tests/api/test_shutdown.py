@@ -26,7 +26,10 @@ from training_client import SLOW
 from app.draw.layout.dot_backend import dot_available
 from app.draw.layout.wasm_backend import wasm_available
 
-pytestmark = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
+pytestmark = [
+    pytest.mark.skipif(not dot_available(), reason="no dot on PATH"),
+    pytest.mark.serial,  # held to seconds after SIGTERM: run alone (scripts/test.sh)
+]
 
 
 @pytest.fixture
