@@ -26,6 +26,11 @@ BIG_GRAPH_VALUES = 300  # from here on, network-simplex work is bounded (nslimit
 MAX_LABEL_CHARS = 16  # longer names are cut: the box should fit the graph, not the name
 PLACEHOLDER = "0" * BOX_CHARS  # a number's room in a box: digits are the widest characters
 FONT = "Helvetica"  # both backends measure it alike; the page draws DejaVu Sans Condensed
+# An operand used this many ranks after it is made is drawn from a copy of it beside its use:
+# an edge across many ranks is a chain of hidden nodes for Graphviz to place, and a value used
+# all along a long sum (b = a+a+…+a) made hundreds of them (300 uses: no layout in 5 s; 499:
+# dot crashed). The copy shows the value's name in a dashed box; the edge keeps its id.
+LONG_EDGE_RANKS = 8
 
 _RECORD_SPECIALS = frozenset('{}|<>"\\ ')
 
@@ -154,8 +159,11 @@ def dot_source(graph: Drawable, rankdir: Rankdir = "LR", fold: Fold | None = Non
     by_id = {c.id: c for c in graph.calls}
     for call in fold.folded:
         inside.setdefault(by_id[call].parent, []).append(_box(by_id[call], graph, fold, rankdir))
+    copies = _copies(graph, fold)
+    for _unit, line, within in copies.values():
+        inside.setdefault(within, []).append(line)
     body = _clusters(None, inside, graph.calls, set(fold.folded))
-    return "".join(head) + body + "".join(_edges(graph, fold)) + "}\n"
+    return "".join(head) + body + "".join(_edges(graph, fold, copies)) + "}\n"
 
 
 def _value(n: Node | NodeOutline, rankdir: Rankdir) -> str:
@@ -206,9 +214,49 @@ def _clusters(
     return out
 
 
-def _edges(graph: Drawable, fold: Fold) -> list[str]:
+def _copies(graph: Drawable, fold: Fold) -> dict[str, tuple[str, str, int | None]]:
+    """The operands drawn from a copy beside their use (``LONG_EDGE_RANKS``), by the id of
+    their edge: the copy's node, its DOT line and the open call it is drawn in."""
+    # each value's rank as Graphviz would find it about: one past its operands', except that a
+    # leaf (an input, a constant) floats to just before its first use
+    n = len(graph.nodes)
+    leaf = [True] * n
+    for e in graph.edges:
+        leaf[e.target] = False
+    depth = [0] * n
+    for e in sorted(graph.edges, key=lambda e: e.target):  # operands are made before their uses
+        depth[e.target] = max(depth[e.target], 1 if leaf[e.source] else depth[e.source] + 1)
+    rank = [n if leaf[i] else d for i, d in enumerate(depth)]
+    for e in graph.edges:
+        if leaf[e.source]:
+            rank[e.source] = min(rank[e.source], depth[e.target] - 1)
+    copies: dict[str, tuple[str, str, int | None]] = {}
+    for e in graph.edges:
+        drawn = fold.edges.get(f"e{e.target}-{e.position}")
+        source, target = fold.units[e.source], fold.units[e.target]
+        if (
+            drawn is None
+            or drawn in copies
+            or source != f"n{e.source}"
+            or depth[e.target] - rank[e.source] <= LONG_EDGE_RANKS
+        ):
+            continue
+        unit = f"u{e.target}_{e.position}"
+        name = record_field(short_label(graph.nodes[e.source].name))
+        line = (
+            f'\t{unit} [label="{name}" class="copy" id="{drawn}-copy" shape=box style=dashed '
+            f"width=0.3 height=0.3]\n"
+        )
+        call = graph.nodes[e.target].call if target == f"n{e.target}" else None
+        copies[drawn] = (unit, line, call)
+    return copies
+
+
+def _edges(
+    graph: Drawable, fold: Fold, copies: dict[str, tuple[str, str, int | None]]
+) -> list[str]:
     """An edge per operand between two values, one for all the operands between a box and
-    another element."""
+    another element; an operand used far from where it is made, from its copy."""
     lines, done = [], set()
     for e in graph.edges:
         drawn = fold.edges.get(f"e{e.target}-{e.position}")
@@ -216,6 +264,8 @@ def _edges(graph: Drawable, fold: Fold) -> list[str]:
             continue
         done.add(drawn)
         source, target = fold.units[e.source], fold.units[e.target]
+        if drawn in copies:
+            source = copies[drawn][0]
         head = ":op" if target.startswith("n") and graph.nodes[e.target].op else ""
         lines.append(f'\t{source} -> {target}{head} [class=operand id="{drawn}"]\n')
     return lines

@@ -407,3 +407,24 @@ def test_an_error_carries_what_the_program_printed_before_it(client: TestClient)
     assert error["console"] == [[1, "before 2"], [3, "Value(data=2.0, grad=0)"]]
     silent = client.post("/api/graph", json={"source": "a = Value(2.0)\nb = a * x"}).json()
     assert "console" not in silent["error"]  # the shape is the same as every other refusal's
+
+
+@pytest.mark.parametrize("terms", [300, 499])
+def test_a_value_used_hundreds_of_times_is_drawn(client: TestClient, terms: int) -> None:
+    """``b = a+a+…+a``: each use of ``a`` far from where it is made is drawn from a copy of it
+    beside the use (its edge keeping its id), so Graphviz has no chain of hidden nodes to place
+    (300 uses did not lay out in 5 s; 499 crashed dot)."""
+    source = "a = 1.0\nb = " + "+".join(["a"] * terms) + "\n"
+    response = client.post("/api/graph", json={"source": source})
+    assert response.status_code == 200, response.text[:300]
+    svg = response.json()["svg"]
+    assert svg.count('class="node copy"') > terms - 20
+    assert f'id="e{terms - 1}-1"' in svg  # the last use's edge, from a copy, as the page knows it
+    a = next(n for n in response.json()["structure"]["nodes"] if n["name"] == "a")
+    assert response.json()["numbers"]["grad"][a["id"]] == terms
+
+
+@pytest.mark.parametrize("preset", ["micrograd-readme", "lecture-mlp"])
+def test_the_presets_are_drawn_without_copies(client: TestClient, preset: str) -> None:
+    svg = client.post("/api/graph", json={"preset": preset}).json()["svg"]
+    assert "copy" not in svg
