@@ -69,6 +69,26 @@ def test_dot_killed_by_a_signal_is_503_then_the_next_dot_draws(
 
 
 @needs_dot
+def test_dot_crashing_on_a_graph_is_a_422_remembered_for_that_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A segmentation fault of dot's own is the graph's (retrying cannot help): a 422 that
+    says so, given again at once without starting dot; a kill from outside stays a 503."""
+    real_path = os.environ["PATH"]
+    fake_dot(tmp_path, "cat > /dev/null\nkill -SEGV $$\n")  # dot's own fault, on any graph
+    monkeypatch.setenv("PATH", f"{tmp_path}:{real_path}")
+    with TestClient(create_app(Settings(layout="dot", layout_timeout=60))) as client:
+        first = client.post("/api/graph", json={"source": SMALL})
+        assert first.status_code == 422, first.text
+        assert "Graphviz crashed drawing this graph (SIGSEGV)" in first.json()["error"]["message"]
+        monkeypatch.setenv("PATH", real_path)
+        again = client.post("/api/graph", json={"source": SMALL.replace("2", "5")})  # same shape
+        assert again.status_code == 422 and "crashed" in again.json()["error"]["message"]
+        client.post("/api/graph", json={"source": OTHER})  # the spare may be the fake one
+        assert client.post("/api/graph", json={"source": "q = 3.0 * 2.0"}).status_code == 200
+
+
+@needs_dot
 def test_dot_that_cannot_start_is_503(
     dot_client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,7 +21,6 @@ from app.draw.layout.limits import (
     TooComplex,
     TooLarge,
     ran_out_before,
-    too_large,
 )
 from app.draw.layout.wasm_backend import WasmPool, wasm_available
 from app.draw.svg import SvgTemplate, make_template
@@ -101,7 +100,7 @@ class Pending:
             if isinstance(error, TooComplex):
                 layout.too_slow(source)
             elif isinstance(error, TooLarge):
-                layout.too_large(source)
+                layout.too_large(source, error)
             layout.finish(source, error=error)
             raise
         layout.finish(source, laid_out)
@@ -136,7 +135,8 @@ class Layout:
         # digests of DOTs out of time (a count bound: a digest is 16 bytes)
         self._slow: BoundedCache[bool] = BoundedCache(lambda _: 0, None, MAX_TOO_SLOW)
         # digests of DOTs out of memory: the same graph needs the same memory, busy or not
-        self._large: BoundedCache[bool] = BoundedCache(lambda _: 0, None, MAX_TOO_LARGE)
+        # the refusal of each, as it was: (message, kind)
+        self._large: BoundedCache[tuple[str, str]] = BoundedCache(lambda _: 0, None, MAX_TOO_LARGE)
         # a bounded queue: beyond it, busy (503 + Retry-After)
         self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
         self._in_flight = SingleFlight()
@@ -164,8 +164,9 @@ class Layout:
         hit = self.cached(source)
         if hit is not None:
             return Pending(self, source, listed, None, known=hit)
-        if self._large.get(_digest(source)):
-            raise too_large()
+        refused = self._large.get(_digest(source))
+        if refused is not None:
+            raise TooLarge(refused[0], kind=refused[1])
         if self._slow.get(_digest(source)) and (refusal := self.busy()) is not None:
             raise refusal  # cheaper graphs first
         shared, leader = self._in_flight.claim(source)
@@ -210,10 +211,11 @@ class Layout:
         idle server gives it another chance), and never takes a slot from them."""
         self._slow.put(_digest(source), True)
 
-    def too_large(self, source: str) -> None:
-        """``source`` ran out of memory (LAYOUT_MEMORY_MB): every later request for it, from
-        any route and with any numbers, is refused at once, without starting Graphviz."""
-        self._large.put(_digest(source), True)
+    def too_large(self, source: str, error: TooLarge) -> None:
+        """``source`` ran out of memory (LAYOUT_MEMORY_MB), or crashed Graphviz: every later
+        request for it, from any route and with any numbers, is refused at once the same way,
+        without starting Graphviz."""
+        self._large.put(_digest(source), (error.message, error.kind))
 
     def clear(self) -> None:
         """Forget every cached layout (benchmarks measure cold requests this way)."""

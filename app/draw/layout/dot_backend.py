@@ -15,13 +15,23 @@ import fcntl
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import threading
 import time
 
 from app.capacity import BACKGROUND_NICENESS, layout_failed
-from app.draw.layout.limits import LAYOUT_MEMORY_MB, seconds_left, too_complex, too_large
+from app.draw.layout.limits import (
+    LAYOUT_MEMORY_MB,
+    crashed,
+    seconds_left,
+    too_complex,
+    too_large,
+)
 from engine.errors import GradstepError
+
+# signals of dot's own faults (the same on the same graph), not of something killing it
+_CRASHES = frozenset({signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL})
 
 _PIPE_BYTES = 65536  # what a Linux pipe holds unless made larger
 
@@ -159,8 +169,12 @@ class DotJob:
             raise
         if process.returncode != 0 and _out_of_memory(err):  # past LAYOUT_MEMORY_MB
             raise too_large()
-        if process.returncode < 0:  # killed by a signal (the OOM killer, an operator)
-            raise layout_failed(f"dot was killed by signal {-process.returncode}")
+        if process.returncode < 0:
+            number = -process.returncode
+            if number in _CRASHES:  # its own fault on this graph: the same each time
+                raise crashed(signal.Signals(number).name)
+            # killed (the OOM killer, an operator): another try may go through
+            raise layout_failed(f"dot was killed by signal {number}")
         if process.returncode != 0:
             detail = err.decode(errors="replace").strip().splitlines()[:1]
             raise GradstepError(f"Graphviz could not draw this graph: {' '.join(detail)}", "layout")

@@ -64,10 +64,20 @@ class TooLarge(GradstepError):
 def too_large() -> TooLarge:
     return TooLarge(
         f"this graph is too large to draw: laying it out needs more than {LAYOUT_MEMORY_MB} MB "
-        "(LAYOUT_MEMORY_MB), as a value used by many steps far apart does (x in every step "
-        "of a long loop); draw fewer values (a shorter loop, a smaller model), fold calls into "
-        "boxes (fold=all), or write a repeated product as one power (x ** n)",
+        "(LAYOUT_MEMORY_MB), as a folded call's result used by many steps far apart does (in "
+        "every step of a long loop); draw fewer values (a shorter loop, a smaller model), "
+        "unfold the calls (fold=none), or write a repeated product as one power (x ** n)",
         kind="limit",
+    )
+
+
+def crashed(signal_name: str) -> TooLarge:
+    """Graphviz crashed on this graph (a segmentation fault, an abort): retrying cannot help,
+    so it is remembered like a graph too large."""
+    return TooLarge(
+        f"Graphviz crashed drawing this graph ({signal_name}): draw fewer values, or fold calls "
+        "into boxes (fold=all)",
+        kind="layout",
     )
 
 
