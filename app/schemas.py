@@ -159,6 +159,10 @@ class Health(Strict):
     links: Literal["ok", "degraded"] = Field(
         description="degraded: the link store cannot be opened; short links answer 503"
     )
+    broker: Literal["none", "ok", "unreachable"] = Field(
+        description="the live classes' broker (Redis): none when classes live in this process; "
+        "unreachable: class requests answer 503 until it is back"
+    )
 
 
 # ── the training lab (/train, /api/train…) ───────────────────────────────────────────────────

@@ -17,6 +17,7 @@ const code = root.dataset.code;
 const STUDENT_KEY = "gradstep-student"; // localStorage: this browser's random token
 const NICKNAME_KEY = "gradstep-nickname";
 const answeredKey = `gradstep-answered-${code}`; // localStorage: the rounds answered, "q:r"
+const RECHECK_MS = 2_000; // a refused stream: how soon the class is asked for again
 
 const s = {
   program: null, // {source, values, digest}
@@ -211,16 +212,32 @@ function onEvent(e) {
   render();
 }
 
+// a class this page has joined that the server no longer has: not a mistyped code
+const LOST = "This class is no longer on the server: it has ended, or the server lost it in a restart. Ask your teacher for the code again.";
+
 /** The class as it is now (a position named a program this page does not hold). */
 async function reload() {
   const got = await fetchClass(code);
   if (!got.ok) {
     if (got.error.kind === "not_found") s.closed = true;
-    showError(got.error.message);
+    showError(got.error.kind === "not_found" ? LOST : got.error.message);
     return render();
   }
   s.program = got.body.program;
   follow();
+}
+
+/** The stream was refused (EventSource gives up on an error answer): the class is gone, or the
+ * server is not answering yet; asked again until one or the other is known. */
+async function recheck() {
+  if (s.closed) return;
+  const got = await fetchClass(code);
+  if (got.ok) return listen();
+  if (got.error.kind !== "not_found") return setTimeout(recheck, RECHECK_MS);
+  s.closed = true;
+  events?.close();
+  showError(LOST);
+  render();
 }
 
 let events = null;
@@ -232,6 +249,7 @@ function listen() {
     if (s.closed) return;
     s.connected = false;
     render();
+    if (events.readyState === EventSource.CLOSED) setTimeout(recheck, RECHECK_MS);
   };
 }
 

@@ -120,5 +120,8 @@ class MemoryStore:
         finally:
             self.hub.remove(code, queue)
 
+    async def reachable(self) -> bool:
+        return True
+
     async def aclose(self) -> None:
         self.hub.shutdown()

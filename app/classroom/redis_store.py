@@ -47,6 +47,7 @@ SUBSCRIBE_TIMEOUT_S = 5
 MAX_CONNECTIONS = 32  # per worker: commands are short, so a burst queues briefly for one
 POOL_WAIT_S = 5  # then a 503
 RECONNECT_S = 1
+HEALTH_TIMEOUT_S = 0.5  # /healthz answers within a second, the broker down or not
 MAX_RETRIES = 100  # a command's transaction, retried while answers keep coming in
 
 _CREATE = """
@@ -286,6 +287,13 @@ class RedisStore:
             except Exception:  # the broker went away; redis-py reconnects on the next read
                 self.hub.end_all()
                 await asyncio.sleep(RECONNECT_S)
+
+    async def reachable(self) -> bool:
+        try:
+            async with asyncio.timeout(HEALTH_TIMEOUT_S):
+                return bool(await self.redis.ping())
+        except (TimeoutError, OSError, aioredis.RedisError):
+            return False
 
     async def aclose(self) -> None:
         self.hub.shutdown()

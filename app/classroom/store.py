@@ -67,6 +67,10 @@ class ClassStore(Protocol):
         """A queue of the class's events from now on (``hub.Item``), for one listener."""
         ...
 
+    async def reachable(self) -> bool:
+        """Whether the classes can be reached now (the broker answers)."""
+        ...
+
     async def aclose(self) -> None: ...
 
 

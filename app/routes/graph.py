@@ -108,7 +108,11 @@ def get_presets() -> tuple[Preset, ...]:
 
 
 @router.get("/healthz", response_model=Health, tags=["health"])
-def healthz(request: Request) -> Health:
+async def healthz(request: Request) -> Health:
     links = "ok" if request.app.state.links.healthy() else "degraded"
     backend = layout_of(request).backend
-    return Health(status="ok", backend=backend, links=links)  # type: ignore[arg-type]
+    classes = request.app.state.classes
+    broker = (
+        "none" if classes.kind == "memory" else "ok" if await classes.reachable() else "unreachable"
+    )
+    return Health(status="ok", backend=backend, links=links, broker=broker)  # type: ignore[arg-type]

@@ -78,13 +78,14 @@ def test_every_step_has_the_engines_title_with_the_calls_around_it() -> None:
     assert calls[0].backward_title == "Backward steps 5–6 of 6 · f(a, b), folded"
 
 
-def test_a_label_no_utf_8_text_can_hold_is_written_with_a_replacement_character() -> None:
+def test_a_label_no_utf_8_text_can_hold_is_written_as_python_writes_it() -> None:
     """Issue 30, item 15: Value(2.0, label="\\ud800x") raised UnicodeEncodeError in the
-    notebook's drawing (a lone surrogate cannot be encoded); now it is drawn as "\\ufffdx"."""
+    notebook's drawing (a lone surrogate cannot be encoded); now it is drawn as Python writes
+    it in a string, as every character that is not printable is."""
     from app.notebook.drawing import draw_dot
     from engine.value import Value
 
     a = Value(2.0, label="\ud800x")
     drawn = draw_dot(a * a)
-    assert drawn.trace.structure.nodes[0].name == "\ufffdx"
-    assert "\ufffdx" in drawn.svg
+    assert drawn.trace.structure.nodes[0].name == "\\ud800x"  # as Python writes it
+    assert "\\ud800x" in drawn.svg
