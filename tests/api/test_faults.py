@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from programs import slow_source
+from programs import mlp_source, slow_source
 from served import busy_dot, gradstep_serve
 
 from app.capacity import Gate, SingleFlight, Unavailable
@@ -217,6 +217,25 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
             holder.join(30)
             del layout.start
         assert client.post("/api/graph", json={"source": OTHER}).status_code == 200
+
+
+@needs_dot
+def test_a_small_graph_is_laid_out_while_big_ones_fill_their_gate() -> None:
+    """Admission by cost: big graphs (hundreds of values, seconds of Graphviz) have a gate of
+    their own, so a new three-line program is never refused because they fill the stage."""
+    with TestClient(create_app(Settings(layout="dot", layout_queue=0))) as client:
+        layout = client.app.state.layout  # type: ignore[attr-defined]
+        for _ in range(layout.big_gate.slots):
+            layout.big_gate.enter()  # big graphs are being laid out
+        try:
+            big = client.post("/api/graph", json={"source": mlp_source()})
+            small = client.post("/api/graph", json={"source": "a = 2.0\nb = a * a + a"})
+        finally:
+            for _ in range(layout.big_gate.slots):
+                layout.big_gate.leave()
+        assert big.status_code == 503 and big.json()["error"]["kind"] == "busy"
+        assert small.status_code == 200, small.text
+        assert client.post("/api/graph", json={"source": mlp_source()}).status_code == 200
 
 
 def test_gate_admits_slots_plus_queue_and_refuses_the_next() -> None:

@@ -1,8 +1,10 @@
 """Laying out DOT as SVG: the ``dot`` program or the WebAssembly Graphviz, under a hard time
 limit and a memory limit, with an LRU cache keyed by the DOT (which holds structure, never
 numbers) bounded in entries and bytes, one computation per DOT however many ask at once (single
-flight), one gate on how many run, and a memory of the DOTs that ran out of time (refused at
-once again while the server is busy) or of memory (refused at once again, always)."""
+flight), two gates on how many run (small graphs and big ones apart, so that a lecture hall's
+new three-line programs never wait behind graphs of hundreds of values), and a memory of the
+DOTs that ran out of time (refused at once again while the server is busy) or of memory
+(refused at once again, always)."""
 
 from __future__ import annotations
 
@@ -109,6 +111,7 @@ class Pending:
 
 
 Listed = Mapping[int, tuple[int, ...]] | None
+BIG_LAYOUT_LINES = 700  # DOT lines past which a layout is a big one (its own gate)
 MAX_TOO_SLOW = 1024  # DOTs remembered as too slow to lay out (a digest each)
 MAX_TOO_LARGE = 1024  # DOTs remembered as too large to lay out (a digest each)
 
@@ -139,6 +142,9 @@ class Layout:
         self._large: BoundedCache[tuple[str, str]] = BoundedCache(lambda _: 0, None, MAX_TOO_LARGE)
         # a bounded queue: beyond it, busy (503 + Retry-After)
         self.gate = Gate.for_layout(self.settings.slots, self.settings.queue)
+        # big graphs (seconds of Graphviz each) have their own, narrower gate: admission by cost
+        big, queue = max(1, self.settings.slots // 2), self.settings.queue
+        self.big_gate = Gate.for_layout(big, big if queue is None else min(big, queue))
         self._in_flight = SingleFlight()
 
     def start(self, source: str) -> _Job:
@@ -173,7 +179,7 @@ class Layout:
         if not leader:
             return Pending(self, source, listed, None, shared=shared)
         try:
-            self.gate.enter()
+            self.gate_for(source).enter()
         except BaseException as error:
             self._in_flight.settle(source, error=error)
             raise
@@ -195,7 +201,7 @@ class Layout:
         self, source: str, laid_out: LaidOut | None = None, error: BaseException | None = None
     ) -> None:
         """A leader's layout is done: cache it, hand it to whoever waits, free the slot."""
-        self.gate.leave()
+        self.gate_for(source).leave()
         if laid_out is not None:
             self._cache.put(source, laid_out.template)
             self._slow.drop(_digest(source))
@@ -203,7 +209,13 @@ class Layout:
 
     def busy(self) -> Unavailable | None:
         """The refusal of a graph that ran out of time before, while others are laid out."""
-        return None if self.gate.idle else ran_out_before(self.settings.timeout)
+        idle = self.gate.idle and self.big_gate.idle
+        return None if idle else ran_out_before(self.settings.timeout)
+
+    def gate_for(self, source: str) -> Gate:
+        """The gate of the DOT ``source``: the big graphs' past ``BIG_LAYOUT_LINES`` lines (a
+        line a value or an edge: about 300 values), the small graphs' otherwise."""
+        return self.big_gate if source.count("\n") > BIG_LAYOUT_LINES else self.gate
 
     def too_slow(self, source: str) -> None:
         """``source`` ran out of time: while other graphs are being laid out, the next request
