@@ -4,6 +4,7 @@ ordinary requests (a real ``gradstep serve``, one worker)."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from class_client import PROGRAM
 from served import gradstep_serve
 
 from app.connections import HEAD_TIMEOUT_S
+from app.middleware.inflight import InFlight
 
 IDLE = 1_000
 STREAMS = 500
@@ -111,3 +113,47 @@ def test_streams_past_the_cap_of_one_address_are_refused_and_the_others_go_on() 
         time.sleep(0.5)
         with client.stream("GET", f"{url}/api/classes/{code}/events") as again:
             assert again.status_code == 200
+
+
+def test_requests_in_progress_are_bounded_and_streams_hold_no_place() -> None:
+    """The app's count (app/middleware/inflight.py): a request holds a place until its answer
+    starts, so open streams hold none; past the limit, a 503 with Retry-After at once."""
+
+    async def main() -> list[int]:
+        release = asyncio.Event()
+
+        async def app(scope: dict, receive: object, send: object) -> None:
+            start = {"type": "http.response.start", "status": 200, "headers": []}
+            if scope["path"] == "/stream":
+                await send(start)  # type: ignore[operator]
+                await release.wait()
+            else:
+                await release.wait()
+                await send(start)  # type: ignore[operator]
+            await send({"type": "http.response.body", "body": b""})  # type: ignore[operator]
+
+        gate = InFlight(app, limit=2)
+        statuses: list[int] = []
+
+        def request(path: str) -> asyncio.Task[None]:
+            async def send(message: dict) -> None:
+                if message["type"] == "http.response.start":
+                    headers = dict(message["headers"])
+                    if message["status"] == 503:
+                        assert headers[b"retry-after"] == b"1"
+                    statuses.append(message["status"])
+
+            scope = {"type": "http", "path": path, "headers": []}
+            return asyncio.create_task(gate(scope, None, send))  # type: ignore[arg-type]
+
+        tasks = [request("/stream") for _ in range(5)]
+        tasks += [request("/work"), request("/work")]
+        await asyncio.sleep(0.05)
+        await request("/work")  # a third piece of work: refused at once
+        release.set()
+        await asyncio.gather(*tasks)
+        return statuses
+
+    statuses = asyncio.run(main())
+    assert statuses[:6] == [200] * 5 + [503]  # the streams' starts, then the refusal
+    assert sorted(statuses[6:]) == [200, 200] and statuses.count(503) == 1
