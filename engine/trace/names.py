@@ -4,13 +4,9 @@ operands' names, else ``t`` and its id."""
 
 from __future__ import annotations
 
-import re
-
 from engine import notation
 from engine.notation import Operand, Result
 from engine.program import Graph
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Names:
@@ -23,7 +19,7 @@ class Names:
         for i in sorted(order):  # operands first (creation order): made names use theirs
             user = graph.labels[i] or graph.names[i]
             if user:
-                name = _writable(user)
+                name = user  # as engine.program read it: characters not printable written out
             elif graph.constant[i]:
                 name = notation.constant_name(graph.data[i])
             elif graph.ops[i] is not None and graph.ops[i].op is not None:  # type: ignore[union-attr]
@@ -58,9 +54,3 @@ class Names:
             operands.append(Operand(constant, ("data", self.ids[i]), "", op.exponent))
         own = self.names[i] if name is None else name
         return Result(own, ("data", self.ids[i]), table, tuple(operands))
-
-
-def _writable(text: str) -> str:
-    """A name with any lone surrogate (``Value(2.0, label="\\ud800")``, which no UTF-8 text can
-    hold) replaced by U+FFFD, so that the drawing and the page can be written at all."""
-    return _SURROGATE.sub("\ufffd", text)
