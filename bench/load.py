@@ -85,6 +85,7 @@ class Tally:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: dict[str, Counter[int]] = field(default_factory=lambda: defaultdict(Counter))
     errors: Counter[str] = field(default_factory=Counter)
+    refusals: Counter[tuple[str, str]] = field(default_factory=Counter)  # (kind, stage) of 503s
     count: int = 0
 
 
@@ -124,6 +125,15 @@ async def one_request(client: httpx.AsyncClient, rnd: random.Random, tally: Tall
         refusal = response.status_code == 503 and "retry-after" in response.headers
         label = "503 busy (Retry-After)" if refusal else f"{response.status_code} server error"
         tally.errors[label] += 1
+        if refusal:
+            tally.refusals[kind, refused_by(response)] += 1
+
+
+def refused_by(response: httpx.Response) -> str:
+    """The stage a 503 names: "2 layouts are running…" gives "layout"."""
+    message = str(response.json().get("error", {}).get("message", ""))
+    words = message.split(": ", 1)[-1].split()
+    return words[1].rstrip("s") if len(words) > 1 and words[0].isdigit() else message[:40]
 
 
 async def client_loop(url: str, seed: int, stop_at: float, tally: Tally) -> None:
@@ -249,6 +259,8 @@ def report(
         p50, p95, p99 = (percentile(samples, q) for q in (0.5, 0.95, 0.99))
         print(f"{kind:<14}{len(samples):>7}{p50:>9.0f}{p95:>9.0f}{p99:>9.0f}  {statuses}")
     print("\nerrors by kind:", dict(tally.errors) or "none")
+    for (kind, stage), count in sorted(tally.refusals.items()):
+        print(f"  refused: {kind:<14} by {stage}: {count}")
     if memory:
         warm = [mb for t, mb, _ in memory if t >= min(10.0, elapsed / 3)]
         quarter = max(1, len(warm) // 4)
