@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 
 import engine
 from app.bounded import BoundedCache
-from app.capacity import Gate, default_slots
+from app.capacity import RETRY_AFTER_BUSY_S, Gate, default_slots
 from app.draw.dot import Direction, Rankdir, choose_rankdir, dot_source
 from app.draw.fold import Fold, fold_view, folded_calls, parse_fold
 from app.draw.layout import LaidOut, Layout
@@ -73,6 +73,12 @@ STRUCTURES: BoundedCache[Kept] = BoundedCache(
 )
 # programs running at once, and waiting (app/main.py sets it from the settings)
 RUNS = Gate.for_runs(default_slots())
+# A new structure of a program past BIG_TRACE_VALUES values takes a second or more of Python
+# (the 3,610-value demo: 1.7 s), holding the interpreter's lock from every other request: one
+# is traced at a time and two wait; more are refused (admission by cost: a lecture hall's
+# small programs and slider moves are not slowed by several at once)
+BIG_TRACE_VALUES = 1000
+TRACES = Gate("big-graph trace", 1, 2, RETRY_AFTER_BUSY_S)
 MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
 _DRAWINGS: BoundedCache[tuple[Fold, Rankdir, str]] = BoundedCache(
     lambda drawing: len(drawing[2]), None, MAX_DRAWINGS
@@ -113,6 +119,11 @@ class Drawn:
         return self.template.fill(slot_texts(structure, self.numbers, state, self.fold))
 
 
+def _kept(program: engine.Program, outline: engine.Outline) -> Kept:
+    built = build(program, outline)
+    return Kept(built, describe(built.structure))
+
+
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000
 
@@ -145,13 +156,16 @@ def draw(
     shape = key(program, outline)
     kept = STRUCTURES.get(shape)
     new = kept is None
+    big = new and len(program.graph.data) > BIG_TRACE_VALUES
+    if big:
+        TRACES.check()  # refused before its layout is started for nothing
     fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
     pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
     traced = time.perf_counter()
     try:  # ...while the structure (when new) and the numbers are written
         if kept is None:
-            built = build(program, outline)
-            kept = STRUCTURES.put(shape, Kept(built, describe(built.structure)))
+            with TRACES.slot() if big else contextlib.nullcontext():
+                kept = STRUCTURES.get(shape) or _kept(program, outline)
         figures = numbers(program, outline, kept.built)
     except BaseException:  # the program's error comes first; the layout is kept for next time
         with contextlib.suppress(Exception):
@@ -161,12 +175,9 @@ def draw(
         "run_ms": (ran - start) * 1000,
         "trace_ms": (time.perf_counter() - traced) * 1000,
     }
-    try:
-        laid_out = pending.result()
-    except BaseException:
-        if new:  # a graph that could not be drawn keeps no structure to crowd out others'
-            STRUCTURES.drop(shape)
-        raise
+    laid_out = pending.result()
+    if new:  # kept once drawn: a graph that cannot be drawn crowds out no other's structure
+        kept = STRUCTURES.put(shape, kept)
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
     return replace(

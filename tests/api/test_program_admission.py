@@ -159,3 +159,41 @@ def test_the_sandbox_is_loaded_from_its_directory(tmp_path: Path) -> None:
         not_a_directory.write_text("")
         with pytest.raises(OSError), TestClient(create_app(Settings(sandbox=not_a_directory))):
             pass
+
+
+def _sum_of(n: int) -> str:
+    """A program of 2n values (n leaves, n sums): past BIG_TRACE_VALUES for n > 500."""
+    return f"xs = [Value(float(i)) for i in range({n})]\ns = sum(xs)\ns.backward()\n"
+
+
+def test_a_big_new_graph_is_traced_one_at_a_time_and_small_programs_pass_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 41, item 13: a new structure of thousands of values is seconds of Python holding
+    the interpreter's lock; under load several at once starved the small programs. One is
+    traced at a time (here with no queue); another is refused, a small one is answered."""
+    from app import pipeline
+
+    tracing, release = threading.Event(), threading.Event()
+    build = pipeline.build
+
+    def held_build(program: object, shape: object) -> object:
+        if len(program.graph.data) > pipeline.BIG_TRACE_VALUES:  # type: ignore[attr-defined]
+            tracing.set()
+            release.wait(30)
+        return build(program, shape)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "build", held_build)
+    monkeypatch.setattr(pipeline, "TRACES", capacity.Gate("big-graph trace", 1, 0, 2))
+    with TestClient(create_app(Settings())) as client:
+        answers: list[object] = []
+        holder = _post(client, _sum_of(600), answers)
+        assert tracing.wait(60)
+        busy = client.post("/api/graph", json={"source": _sum_of(700)})
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+        assert "1 big-graph traces are running" in busy.json()["error"]["message"]
+        assert client.post("/api/graph", json={"source": SMALL}).status_code == 200
+        release.set()
+        holder.join(60)
+        assert answers[0].status_code == 200  # type: ignore[attr-defined]
+        assert client.post("/api/graph", json={"source": _sum_of(700)}).status_code == 200
