@@ -26,7 +26,7 @@ T = TypeVar("T")
 
 RETRY_AFTER_BUSY_S = 2  # a layout takes well under a second; its queue drains quickly
 RETRY_AFTER_RUN_S = 2  # most programs run in milliseconds; a queue of long ones drains in seconds
-RUN_QUEUE_PER_SLOT = 8  # programs waiting for each running one (a lecture hall's slider moves)
+RUN_QUEUE_PER_SLOT = 16  # programs waiting for each running one: a hall of 48 busy clients fits
 RUN_WAIT_S = 5.0  # the longest a program waits for a slot: a queue of 10 s runs is told to retry
 RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 ERROR_KEPT_S = 120.0  # an input's error is given again at once for this long (Answers)

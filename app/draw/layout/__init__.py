@@ -148,10 +148,12 @@ class Layout:
         self._in_flight = SingleFlight()
 
     def start(self, source: str) -> _Job:
-        """Hand ``source`` to Graphviz, which starts laying it out in its own process."""
-        backend = self._wasm or self._dot
-        assert backend is not None
-        return backend.begin(source)
+        """Hand ``source`` to Graphviz, which starts laying it out in its own process (below the
+        server's priority when it is a big one: app.draw.layout.dot_backend)."""
+        if self._dot is not None:
+            return self._dot.begin(source, background=self.gate_for(source) is self.big_gate)
+        assert self._wasm is not None
+        return self._wasm.begin(source)
 
     def svg(self, source: str) -> str:
         """Graphviz's SVG for ``source``, uncached (for benchmarks and the CLI)."""

@@ -44,7 +44,6 @@ def _start() -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         ["dot", "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
     limit_memory(process.pid)
     return process
 
@@ -97,12 +96,19 @@ class DotRunner:
             return None
         return spare
 
-    def begin(self, source: str) -> DotJob:
+    def begin(self, source: str, background: bool = False) -> DotJob:
         """``dot -Tsvg`` laying ``source`` out: handed the graph now (a spare's, if there is
-        one), its drawing collected by the job's ``result``."""
+        one), its drawing collected by the job's ``result``. A ``background`` one (a big graph:
+        seconds of layout) runs at BACKGROUND_NICENESS, below the server's Python; a small one
+        (milliseconds) keeps the server's priority, so a busy server still lays out a student's
+        new program at once."""
         spare = self._take()
         try:
-            return DotJob(spare or _start(), source)
+            process = spare or _start()
+            if background:
+                with contextlib.suppress(ProcessLookupError):  # ended: its job says how
+                    os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
+            return DotJob(process, source)
         except OSError as error:  # dot vanished from PATH, or no memory or processes left
             raise layout_failed(f"dot could not start: {error.strerror or error}") from None
         finally:  # starting a process takes milliseconds: not while the request waits for it
