@@ -446,3 +446,39 @@ def test_a_student_refused_as_busy_draws_the_graph_when_the_server_has_room(cont
     wait_for(student, "() => document.getElementById('student').dataset.state === 'ready'")
     at_step(student, "forward 1/2")
     assert student.is_hidden("#class-error") and len(refused) == 4
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_class_the_server_lost_is_said_to_be_lost_not_mistyped(contexts, theme: str) -> None:
+    """Issue 41, item 8: a Redis restart without persistence loses the class without a `closed`
+    event. The student's stream breaks, its reconnection is refused (404), and the page, which
+    had joined the class, says the class is no longer on the server, not that the code is
+    mistyped; its keys stop asking for it."""
+    teacher = contexts(viewport={"width": 1440, "height": 900})
+    code = start_class(teacher)
+    student = contexts(viewport={"width": 390, "height": 844}, color_scheme=theme)
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    body = (
+        '{"error": {"message": "there is no class %s: it has closed, or expired, or the code '
+        'is mistyped", "kind": "not_found"}}' % code
+    )
+    asked: list[str] = []
+
+    def lost(route) -> None:  # the server as it is after the restart
+        asked.append(route.request.url)
+        route.fulfill(status=404, body=body, content_type="application/json")
+
+    student.route(f"**/api/classes/{code}**", lost)
+    student.context.set_offline(True)  # the stream breaks as the server restarts
+    student.context.set_offline(False)
+    wait_for(student, "() => !document.getElementById('class-error').hidden", timeout=30)
+    shown = text(student, "#class-error")
+    assert shown.startswith("This class is no longer on the server")
+    assert "mistyped" not in shown
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    student.screenshot(path=str(SHOTS / f"class-lost-390-{theme}.png"))
+    frames(student, 30)
+    settled = len(asked)
+    student.wait_for_timeout(3000)  # past RECHECK_MS: nothing more is asked of a lost class
+    assert len(asked) == settled
