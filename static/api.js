@@ -129,6 +129,7 @@ export const classQrUrl = (code) => classUrl(code, "/qr.svg");
 export const classCommand = (code, key, what, body) => command("POST", classUrl(code, `/${what}`), key, body);
 export const askAgain = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/again`), key);
 export const revealQuestion = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/reveal`), key);
+export const lockQuestion = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/lock`), key);
 export const fetchTally = (code, key) => command("GET", classUrl(code, "/answers"), key);
 export const endClass = (code, key) => command("DELETE", classUrl(code), key);
 

@@ -4,10 +4,10 @@
 // questions, reveal, a second vote, the CSV and the end are the teacher's commands. The teacher
 // key lives in this tab's sessionStorage; /c/{code}#key=… (the teacher's link) leads back here.
 
-import { askAgain, classCommand, classEvents, classQrUrl, endClass, fetchAnswersCsv, revealQuestion, startClass } from "./api.js";
+import { askAgain, classCommand, classEvents, classQrUrl, endClass, fetchAnswersCsv, lockQuestion, revealQuestion, startClass } from "./api.js";
 import { el } from "./explain.js";
 import { histogramRounds } from "./histogram.js";
-import { stepAt } from "./model.js";
+import { stepAt, toTimeline } from "./model.js";
 
 const $ = (id) => document.getElementById(id);
 export const TEACHER_KEY = "gradstep-teacher"; // sessionStorage: {code, key}
@@ -31,7 +31,7 @@ export const spacedCode = (code) => code.replace(/(.{4})(?=.)/g, "$1 ");
  * `stepper`: the page's; `presenting()`: whether Present mode is on.
  */
 export function wireClassroom({ stepper, view, presenting }) {
-  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, qr: true, events: null, folded: false };
+  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true, events: null, folded: false };
 
   const status = (text) => { $("class-status").textContent = text; };
 
@@ -56,21 +56,24 @@ export function wireClassroom({ stepper, view, presenting }) {
     const q = cls.question;
     $("class-count").textContent = q ? `${cls.count} ${cls.count === 1 ? "answer" : "answers"}${cls.open ? "" : " · closed"}` : "";
     $("class-count").hidden = !q;
-    // one of the two in the same place, as R does: Reveal while answers come in, then Ask again
-    // (the focus goes from the one pressed to the one that takes its place)
-    const [reveal, again] = [$("class-reveal"), $("class-again")];
-    const pressed = [reveal, again].find((b) => b === document.activeElement);
-    reveal.hidden = !q || !cls.open;
-    again.hidden = !q || cls.open;
+    // one of the two in the same place, as R does: Reveal while answers come in or are stopped,
+    // then Ask again (the focus goes from the one pressed to the one that takes its place)
+    const [lock, reveal, again] = [$("class-lock"), $("class-reveal"), $("class-again")];
+    const pressed = [lock, reveal, again].find((b) => b === document.activeElement);
+    const unrevealed = cls.open || cls.locked;
+    lock.hidden = !q || !cls.open;
+    reveal.hidden = !q || !unrevealed;
+    again.hidden = !q || unrevealed;
     if (pressed?.hidden) [reveal, again, $("graph-view")].find((b) => !b.hidden).focus({ preventScroll: true });
     // the answers once revealed, until the teacher steps on (or hides them); a second vote is
     // not swayed by the first's histogram
     const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.folded;
     $("class-results").hidden = !shown;
-    const asking = Boolean(q) && cls.open;
+    const asking = Boolean(q) && (cls.open || cls.locked);
     $("class-asking").hidden = !asking;
     if (asking) {
       $("class-asking-question").textContent = `${cls.round > 1 ? `Vote ${cls.round}: w` : "W"}hat is ${q.name}${q.kind === "sign" ? ": +, − or 0" : ""}?`;
+      $("class-asking-how").textContent = cls.open ? "Answer on your phone" : "Answers are closed";
       $("class-asking-count").textContent = $("class-count").textContent;
     }
     $("class-qr-figure").hidden = shown || asking || !cls.qr;
@@ -185,7 +188,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   /* ---------- starting, resuming, ending ---------- */
 
   function hold(code, key, program) {
-    Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, qr: true });
+    Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true });
     listen();
     sessionStorage.setItem(TEACHER_KEY, JSON.stringify({ code, key }));
     $("class-qr").src = classQrUrl(code); // the address is printed under the code
@@ -205,6 +208,10 @@ export function wireClassroom({ stepper, view, presenting }) {
       return;
     }
     $("class-start-error").hidden = true;
+    // a class begins at the first forward step, whatever the page showed (a run program opens
+    // on its finished picture: every grad, before the first question); the clicker goes on
+    stepper.setState({ quiz: null });
+    stepper.goTo(0);
     hold(made.body.code, made.body.teacher_key, shown.source);
     $("graph-view").focus({ preventScroll: true }); // the clicker steps at once
   }
@@ -264,9 +271,20 @@ export function wireClassroom({ stepper, view, presenting }) {
     const kind = $("class-kind").value;
     const asked = await classCommand(cls.code, cls.key, "questions", { node, kind });
     if (!asked.ok) return status(`Not asked: ${asked.error.message}`);
-    Object.assign(cls, { question: { id: asked.body.question, name: stepper.state.model.byId[node].grad_name, kind }, round: 1, rounds: {}, count: 0, open: true, qr: false });
+    const at = { phase: stepper.state.phase, step: stepper.state.step };
+    Object.assign(cls, { question: { id: asked.body.question, name: stepper.state.model.byId[node].grad_name, kind, ...at }, round: 1, rounds: {}, count: 0, open: true, locked: false, qr: false });
     withhold();
     status("");
+    render();
+  }
+
+  /** Stop the answers without showing them: the class talks it over before the reveal.
+   * (Stepping on stops them too: the next step's picture may show the answer.) */
+  async function lock() {
+    if (!cls.question || !cls.open) return;
+    const locked = await lockQuestion(cls.code, cls.key, cls.question.id);
+    if (!locked.ok) return status(`Not stopped: ${locked.error.message}`);
+    Object.assign(cls, { open: false, locked: true });
     render();
   }
 
@@ -274,15 +292,25 @@ export function wireClassroom({ stepper, view, presenting }) {
     if (!cls.question) return;
     const shown = await revealQuestion(cls.code, cls.key, cls.question.id);
     if (!shown.ok) return status(`Not revealed: ${shown.error.message}`);
+    backToQuestion(); // the class is taken back to the question's step: so is this screen
     revealed(shown.body.round, shown.body.histogram);
     status("");
+  }
+
+  function backToQuestion() {
+    const q = cls.question;
+    const { state } = stepper;
+    if (!q?.phase || !state.model || (state.phase === q.phase && state.step === q.step)) return;
+    stepper.setState({ quiz: null });
+    stepper.goTo(toTimeline(state.model, q.phase, q.step));
   }
 
   async function again() {
     if (!cls.question) return;
     const asked = await askAgain(cls.code, cls.key, cls.question.id);
     if (!asked.ok) return status(`Not asked again: ${asked.error.message}`);
-    Object.assign(cls, { round: asked.body.round, count: 0, open: true });
+    backToQuestion();
+    Object.assign(cls, { round: asked.body.round, count: 0, open: true, locked: false });
     withhold();
     status(`Vote ${asked.body.round} on ${cls.question.name}: talk it over with your neighbour, then answer again.`);
     render(); // the first vote's histogram comes back beside the second's when that is revealed
@@ -292,7 +320,7 @@ export function wireClassroom({ stepper, view, presenting }) {
     cls.rounds[round] = histogram;
     cls.folded = false;
     if (stepper.state.quiz?.class) stepper.setState({ quiz: null }); // the step is shown now
-    if (round === cls.round) cls.open = false;
+    if (round === cls.round) Object.assign(cls, { open: false, locked: false });
     $("class-results-body").replaceChildren(...histogramRounds(cls.rounds, cls.question.name, stepper.state.decimals));
     render();
   }
@@ -309,10 +337,11 @@ export function wireClassroom({ stepper, view, presenting }) {
       if (e.type === "question") {
         if (cls.question?.id !== e.question) cls.rounds = {};
         if (cls.question?.id !== e.question || cls.round !== e.round) { // after a reload
-          Object.assign(cls, { question: { id: e.question, name: e.name, kind: e.kind }, round: e.round, count: 0, open: true });
+          Object.assign(cls, { question: { id: e.question, name: e.name, kind: e.kind, phase: e.phase, step: e.step }, round: e.round, count: 0, open: true, locked: false });
           withhold();
         }
       } else if (e.type === "answers" && cls.question?.id === e.question && cls.round === e.round) cls.count = Math.max(cls.count, e.count);
+      else if (e.type === "locked" && cls.question?.id === e.question && cls.round === e.round) Object.assign(cls, { open: false, locked: true });
       else if (e.type === "reveal" && cls.question?.id === e.question) {
         cls.count = e.histogram.count;
         return revealed(e.round, e.histogram);
@@ -344,6 +373,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   $("class-pause").addEventListener("click", () => toggle("paused"));
   $("class-roam").addEventListener("click", () => toggle("roam"));
   $("class-ask").addEventListener("click", ask);
+  $("class-lock").addEventListener("click", lock);
   $("class-reveal").addEventListener("click", reveal);
   $("class-again").addEventListener("click", again);
   $("class-csv").addEventListener("click", downloadCsv);
@@ -357,11 +387,12 @@ export function wireClassroom({ stepper, view, presenting }) {
     e.stopImmediatePropagation();
     qr();
   }, true);
-  // the teacher's keys while a class runs: A asks, R reveals (then asks again), Q shows the code
+  // the teacher's keys while a class runs: A asks, L stops the answers, R reveals (then asks
+  // again), Q shows the code
   document.addEventListener("keydown", (e) => {
     if (cls.code === null || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     if (e.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    const act = { a: ask, r: () => (cls.open ? reveal() : again()), q: qr }[e.key.toLowerCase()];
+    const act = { a: ask, l: lock, r: () => (cls.open || cls.locked ? reveal() : again()), q: qr }[e.key.toLowerCase()];
     if (!act) return;
     e.preventDefault();
     e.stopImmediatePropagation();

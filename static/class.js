@@ -26,6 +26,7 @@ const s = {
   paused: false,
   roam: false,
   question: null, // the question event on screen
+  locked: false, // its round takes no more answers (the teacher moved on, or stopped them)
   count: 0,
   rounds: {}, // the revealed rounds of the question on screen: {round: histogram}
   closed: false,
@@ -69,12 +70,24 @@ function render() {
   root.classList.toggle("roaming", mode === "roam");
   renderQuestion();
   withhold();
-  const shown = Object.keys(s.rounds).length > 0 && !(s.question && isOpen());
+  // a histogram is shown with its own step alone: never under another step's picture
+  const shown = Object.keys(s.rounds).length > 0 && !(s.question && unrevealed()) && atQuestion();
   $("results").hidden = !shown;
+  const q = s.question;
+  $("question-locked").hidden = !q || !s.locked || !unrevealed() || s.closed || !atQuestion();
+  if (!$("question-locked").hidden) $("question-locked").textContent = `Answers to “What is ${q.name}?” are closed: the teacher shows them next.`;
 }
 
 const roundKey = () => `${s.question.question}:${s.question.round}`;
-const isOpen = () => Boolean(s.question) && !s.rounds[s.question.round];
+const unrevealed = () => Boolean(s.question) && !s.rounds[s.question.round];
+const isOpen = () => unrevealed() && !s.locked;
+/** Whether the screen shows the step the question on screen was asked at. */
+function atQuestion() {
+  const q = s.question;
+  const state = stepper?.state;
+  if (!q || !state?.model) return false;
+  return state.phase === q.phase && state.step === q.step;
+}
 
 function renderQuestion() {
   const form = $("question");
@@ -110,7 +123,7 @@ function withhold() {
   if (!state?.model) return;
   const q = s.question;
   const step = state.phase === "backward" ? stepAt(state.model, "backward", state.step) : null;
-  const hide = Boolean(q) && isOpen() && !s.roam && !s.closed && Boolean(step?.changes.some((c) => c.node === q.node));
+  const hide = Boolean(q) && unrevealed() && !s.roam && !s.closed && Boolean(step?.changes.some((c) => c.node === q.node));
   if (hide && state.quiz?.step !== state.step) stepper.setState({ quiz: { class: true, step: state.step, question: `What is ${q.name}? Answer below.`, asks: [] } });
   else if (!hide && state.quiz) stepper.setState({ quiz: null });
 }
@@ -191,13 +204,15 @@ function onEvent(e) {
     if (!e.paused) follow(); // where the teacher is now
   } else if (e.type === "program") {
     s.program = { source: e.source, values: e.values, digest: e.digest };
-    Object.assign(s, { question: null, rounds: {} });
+    Object.assign(s, { question: null, rounds: {}, locked: false });
     renderResults();
   } else if (e.type === "question") {
     if (s.question?.question !== e.question) s.rounds = {};
-    if (s.question?.question !== e.question || s.question.round !== e.round) s.count = 0;
+    if (s.question?.question !== e.question || s.question.round !== e.round) Object.assign(s, { count: 0, locked: false });
     s.question = e;
     renderResults();
+  } else if (e.type === "locked") {
+    if (s.question?.question === e.question && s.question.round === e.round) s.locked = true;
   } else if (e.type === "answers") {
     if (s.question?.question === e.question && s.question.round === e.round) s.count = e.count;
   } else if (e.type === "reveal") {
@@ -295,7 +310,9 @@ async function start() {
     onQuizNext: () => (stepper.setState({ quiz: null }), stepper.next()), // roaming past the question
   });
   document.addEventListener("keydown", (e) => {
-    if (s.roam && !s.paused && !s.closed) stepper.onKey(e); // following or paused: the keys wait
+    if (!s.roam || s.paused || s.closed) return; // following or paused: the keys wait
+    stepper.onKey(e);
+    render(); // a question's histogram is shown at its own step alone
   });
   $("nickname").value = localStorage.getItem(NICKNAME_KEY) ?? "";
   $("nickname").addEventListener("change", (e) => localStorage.setItem(NICKNAME_KEY, e.target.value.trim()));

@@ -103,7 +103,8 @@ def position_event(state: State) -> Event:
 
 
 def question_event(question: dict[str, Any]) -> Event:
-    """A question as students see it: which node, which kind, which round; never its answer."""
+    """A question as students see it: which node, which kind, which round, and the step it was
+    asked at (its histogram is shown with that step alone); never its answer."""
     return {
         "type": "question",
         "question": question["id"],
@@ -111,7 +112,21 @@ def question_event(question: dict[str, Any]) -> Event:
         "name": question["name"],
         "kind": question["kind"],
         "round": len(question["rounds"]),
+        "phase": question["phase"],
+        "step": question["step"],
+        "iteration": question["iteration"],
     }
+
+
+def at_question(position: dict[str, Any], question: dict[str, Any]) -> bool:
+    """Whether ``position`` shows the step ``question`` was asked at."""
+    return all(position[k] == question[k] for k in ("phase", "step", "iteration"))
+
+
+def locked_event(question: int, round_number: int) -> Event:
+    """The round stopped taking answers without being revealed: the teacher moved on from its
+    step (whose next picture may show the answer), or locked it to talk it over first."""
+    return {"type": "locked", "question": question, "round": round_number}
 
 
 def count_event(question: int, round_number: int, count: int) -> Event:
@@ -140,7 +155,8 @@ def program_event(program: dict[str, Any]) -> Event:
 
 def opening_events(snapshot: Snapshot) -> list[Event]:
     """What a listener is sent first, on connecting or reconnecting: the position, then the
-    question on screen (if any) with its live count, or its histogram once revealed."""
+    question on screen (if any) with its live count (and ``locked`` when its round takes no more
+    answers), or its histogram once revealed."""
     state = snapshot.state
     events = [position_event(state)]
     question = question_of(state, state["question"] or 0)
@@ -150,8 +166,10 @@ def opening_events(snapshot: Snapshot) -> list[Event]:
         if question["rounds"][-1].get("histogram") is not None:
             events.append(reveal_event(question))
         else:
-            counted = snapshot.counts.get(round_key(question["id"], number), 0)
-            events.append(count_event(question["id"], number, counted))
+            key = round_key(question["id"], number)
+            events.append(count_event(question["id"], number, snapshot.counts.get(key, 0)))
+            if snapshot.open != key:
+                events.append(locked_event(question["id"], number))
     return events
 
 

@@ -22,8 +22,11 @@ from app.classroom.codes import key_hash, key_matches, new_code, new_key, normal
 from app.classroom.model import (
     START_POSITION,
     Change,
+    Event,
     Outcome,
     Snapshot,
+    at_question,
+    locked_event,
     new_state,
     opening_events,
     position_event,
@@ -253,7 +256,12 @@ async def move(
                 "request",
             )
         state["position"] = body.model_dump()
-        return Change(state, snapshot.open, [position_event(state)])
+        events = [position_event(state)]
+        if snapshot.open:  # a step past the question's may show its answer: answers stop here
+            question, number = (int(part) for part in snapshot.open.split(":"))
+            if not at_question(state["position"], _asked(state, question)):
+                return Change(state, "", [*events, locked_event(question, number)])
+        return Change(state, snapshot.open, events)
 
     await _command(request, code, command, authorization)
     return Response(status_code=204)
@@ -393,7 +401,9 @@ async def ask_again(
             raise GradstepError(f"a question has {MAX_ROUNDS} rounds at most", "limit")
         asked["rounds"].append({"opened": time.time(), "histogram": None})
         state["question"] = question
-        return Change(state, round_key(question, len(asked["rounds"])), [question_event(asked)])
+        moved = _to_question(state, asked)
+        key = round_key(question, len(asked["rounds"]))
+        return Change(state, key, [*moved, question_event(asked)])
 
     after = await _command(request, code, command, authorization)
     rounds = len(_asked(after.state, question)["rounds"])
@@ -428,13 +438,43 @@ async def reveal(
             state = snapshot.mutable()
             revealed = _asked(state, question)
             revealed["rounds"][number - 1]["histogram"] = shown
-            # a question not on screen is put there first
+            # a question not on screen is put there first, at its own step
+            moved = _to_question(state, revealed)
             shown_first = [] if state["question"] == question else [question_event(revealed)]
             state["question"] = question
-            return Change(state, snapshot.open, [*shown_first, reveal_event(revealed)])
+            events = [*moved, *shown_first, reveal_event(revealed)]
+            return Change(state, snapshot.open, events)
 
         await _command(request, code, show, authorization)
     return {"question": question, "round": number, "histogram": shown}
+
+
+@router.post("/api/classes/{code}/questions/{question}/lock", responses=_ERRORS)
+async def lock(
+    code: str, question: int, request: Request, authorization: Authorization = None
+) -> dict[str, int]:
+    """Stop the question's last round taking answers without showing them (the class talks it
+    over before the reveal): ``{"question", "round"}``. Moving to another step does the same."""
+
+    def stop(snapshot: Snapshot) -> Change:
+        state = snapshot.mutable()
+        number = len(_asked(state, question)["rounds"])
+        if snapshot.open != round_key(question, number):  # locked or revealed already
+            return Change(state, snapshot.open, [])
+        return Change(state, "", [locked_event(question, number)])
+
+    after = await _command(request, code, stop, authorization)
+    return {"question": question, "round": len(_asked(after.state, question)["rounds"])}
+
+
+def _to_question(state: dict[str, Any], question: dict[str, Any]) -> list[Event]:
+    """Moves the class back to the step ``question`` was asked at, if it is elsewhere: its
+    histogram and its next round are shown with their own step."""
+    if at_question(state["position"], question):
+        return []
+    for k in ("phase", "step", "iteration"):
+        state["position"][k] = question[k]
+    return [position_event(state)]
 
 
 def _rounds(question: dict[str, Any], snapshot: Snapshot, answers: dict[str, Any]) -> list[Any]:

@@ -122,6 +122,9 @@ def test_a_question_two_rounds_and_their_tally(client: TestClient) -> None:
             "name": "a.grad",
             "kind": "number",
             "round": 1,
+            "phase": "backward",
+            "step": 1,
+            "iteration": None,
         }
         for n, value in enumerate([-2.0, -2.0001, 2.0, 0.5]):
             taken = lesson.answer(student(n), 1, value, nickname=f"s{n}")
@@ -172,6 +175,71 @@ def test_a_question_two_rounds_and_their_tally(client: TestClient) -> None:
     assert [r["round"] for r in rows] == ["1"] * 4 + ["2"] * 3
     assert all(float(r["seconds"]) >= 0 for r in rows)
     assert "s0" not in table.text and student(0) not in table.text
+
+
+def test_paging_past_a_question_stops_its_answers_and_the_reveal_goes_back_to_it(
+    client: TestClient,
+) -> None:
+    """Issue 42, item 1: the next step's picture shows the grad asked for, so moving on locks
+    the round (an answer after that is never counted); the reveal brings the class back to
+    the question's step, so its histogram is shown with its own step."""
+    lesson = new_class(client)
+    lesson.command("/position", {"phase": "backward", "step": 1})
+    with client.stream("GET", lesson.url("/events")) as response:
+        events = Events(response)
+        events.next()
+        assert lesson.command("/questions", {"node": 0, "kind": "number"}).status_code == 201
+        events.until("question")
+        assert lesson.answer(student(0), 1, -2.0).status_code == 202
+        events.until("answers")
+        assert lesson.command("/position", {"phase": "backward", "step": 2}).status_code == 204
+        (_, moved), (_, locked) = events.next(), events.next()
+        assert moved["type"] == "position" and moved["step"] == 2
+        assert locked == {"type": "locked", "question": 1, "round": 1}
+        late = lesson.answer(student(1), 1, -2.0)
+        assert late.status_code == 409 and late.json()["error"]["kind"] == "closed"
+        assert lesson.command("/position", {"phase": "backward", "step": 1}).status_code == 204
+        events.until("position")  # back at its step: still locked
+        assert lesson.answer(student(2), 1, -2.0).status_code == 409
+        assert lesson.command("/position", {"phase": "forward", "step": 0}).status_code == 204
+        assert events.until("position")[-1][1]["phase"] == "forward"
+        # a late joiner is told the round is locked (and its count), not asked to answer
+        with client.stream("GET", lesson.url("/events")) as joined:
+            joiner = Events(joined)
+            opening = [joiner.next()[1] for _ in range(4)]
+        assert [e["type"] for e in opening] == ["position", "question", "answers", "locked"]
+        assert opening[2]["count"] == 1
+        shown = lesson.command("/questions/1/reveal")
+        assert shown.status_code == 200 and shown.json()["histogram"]["count"] == 1
+        back = events.until("reveal")
+        positions = [e for _, e in back if e["type"] == "position"]
+        assert positions[-1]["phase"] == "backward" and positions[-1]["step"] == 1
+        assert lesson.view()["position"]["step"] == 1
+
+
+def test_a_round_locked_before_its_reveal(client: TestClient) -> None:
+    """Issue 42, item 4: the teacher stops the answers to let the class talk it over, and
+    reveals later; a lock is idempotent, and a second round can be asked and locked alike."""
+    lesson = new_class(client)
+    lesson.command("/position", {"phase": "backward", "step": 1})
+    assert lesson.command("/questions", {"node": 0, "kind": "number"}).status_code == 201
+    assert lesson.answer(student(0), 1, -2.0).status_code == 202
+    with client.stream("GET", lesson.url("/events")) as response:
+        events = Events(response)
+        events.until("answers")
+        locked = lesson.command("/questions/1/lock")
+        assert locked.status_code == 200 and locked.json() == {"question": 1, "round": 1}
+        assert events.next()[1] == {"type": "locked", "question": 1, "round": 1}
+        assert lesson.command("/questions/1/lock").status_code == 200  # again: nothing new
+        assert lesson.answer(student(1), 1, -2.0).status_code == 409
+        assert lesson.command("/questions/1/reveal").json()["histogram"]["count"] == 1
+        assert events.next()[1]["type"] == "reveal"
+    assert lesson.command("/questions/1/again").json() == {"question": 1, "round": 2}
+    assert lesson.command("/questions/1/lock").json() == {"question": 1, "round": 2}
+    assert lesson.answer(student(0), 1, -2.0).status_code == 409
+    stranger = client.post(lesson.url("/questions/1/lock"))
+    assert stranger.status_code == 403
+    assert lesson.command("/questions/9/lock").status_code == 404
 
 
 def test_a_sign_question(client: TestClient) -> None:

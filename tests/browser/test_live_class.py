@@ -411,11 +411,15 @@ def test_the_explanation_beside_the_classs_qr_code_breaks_no_formula(contexts) -
     from app.lecture import LECTURE_NEURON
 
     teacher = contexts(viewport={"width": 1280, "height": 720})
-    teacher.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))  # at backward 6/6
+    teacher.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))
     wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
     teacher.click("#present")
     teacher.click("#present-class")
     wait_for(teacher, "() => document.body.classList.contains('class-qr-on')")
+    at_step(teacher, "forward 1/")  # a class begins at the first step
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("End")  # the last backward step: two grads
+    at_step(teacher, "backward 6/6")
     frames(teacher)
     unbroken = f"() => {{ const s = ({UNBROKEN_JS})(); return s.broken.length ? null : s; }}"
     shown = wait_for(teacher, unbroken)
@@ -482,3 +486,54 @@ def test_a_class_the_server_lost_is_said_to_be_lost_not_mistyped(contexts, theme
     settled = len(asked)
     student.wait_for_timeout(3000)  # past RECHECK_MS: nothing more is asked of a lost class
     assert len(asked) == settled
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_class_never_shows_an_answer_before_its_reveal(contexts, theme: str) -> None:
+    """Issue 42, items 1 and 2: a run program opens on its finished picture (every grad), yet
+    the class starts at the first forward step; paging past a question stops its answers (the
+    phones' answer box goes, the projector says so); the reveal takes everyone back to the
+    question's step, and its histogram is shown with that step alone."""
+    teacher = contexts(viewport={"width": 1280, "height": 720}, color_scheme=theme)
+    teacher.goto("/?" + urllib.parse.urlencode({"source": PRODUCT}))  # at backward 3/3
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    at_step(teacher, "backward 3/3")
+    teacher.click("#class-start")
+    wait_for(teacher, "() => !document.getElementById('class-bar').hidden")
+    code = teacher.evaluate("JSON.parse(sessionStorage.getItem('gradstep-teacher')).code")
+    at_step(teacher, "forward 1/2")
+    student = contexts(viewport={"width": 390, "height": 844}, color_scheme=theme)
+    student.goto(f"/c/{code}")
+    at_step(student, "forward 1/2")
+    teacher.focus("#graph-view")
+    for _ in range(3):
+        teacher.keyboard.press("PageDown")
+    at_step(student, "backward 2/3")
+    teacher.click("#class-ask")  # backward 2/3 computes a·b's grad alone
+    wait_for(student, "() => !document.getElementById('question').hidden")
+    name = text(student, "#question-text")
+    answer(student, "1")
+
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageDown")  # past the question: its answers stop
+    at_step(student, "backward 3/3")
+    wait_text(teacher, "#class-asking-how", "Answers are closed")
+    wait_text(teacher, "#class-count", "closed")
+    assert teacher.is_visible("#class-reveal") and not teacher.is_visible("#class-lock")
+    frames(student)
+    assert student.is_hidden("#question") and student.is_hidden("#results")
+    assert student.is_hidden("#question-locked")  # said at the question's own step
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    teacher.screenshot(path=str(SHOTS / f"class-closed-1280-{theme}.png"))
+
+    teacher.keyboard.press("r")  # the reveal: back to the question's step, its histogram
+    at_step(teacher, "backward 2/3")
+    at_step(student, "backward 2/3")
+    wait_for(student, "() => document.querySelectorAll('#results .histogram').length === 1")
+    assert "1 of 1 right" in text(student, "#results") and name.startswith("What is")
+    student.screenshot(path=str(SHOTS / f"class-revealed-390-{theme}.png"))
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageDown")
+    at_step(student, "backward 3/3")
+    frames(student)
+    assert student.is_hidden("#results")  # an old histogram stays with its own step
