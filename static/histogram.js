@@ -7,9 +7,15 @@ import { MINUS, formatNumber } from "./format.js";
 
 const SIGN_LABELS = { "+": "+", "-": MINUS, 0: "0" };
 
-/** A bin's centre, as short as it reads: 2 decimals at most, no trailing zeros. */
-function short(x) {
-  return formatNumber(x, 2).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+/** ``x``, a sum of the true value and multiples of the bin ``width``, as a person writes it:
+ * rounding's residue (2.2e−16 where the sum is 0) is 0. */
+const snapped = (x, width) => (Math.abs(x) < width * 1e-9 ? 0 : x);
+
+/** A bin's centre, as short as it reads: to the bin width's precision (one more decimal than
+ * its first digit, 2 at most), no trailing zeros. */
+function short(x, width) {
+  const decimals = Math.min(2, Math.max(0, Math.ceil(-Math.log10(width)) + 1));
+  return formatNumber(snapped(x, width), decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
 }
 
 function column(label, count, most, { truth = false, title = "", minor = false } = {}) {
@@ -37,10 +43,11 @@ export function histogramFigure(histogram, name, heading, decimals = 4) {
   } else {
     const most = Math.max(1, h.below, h.above, ...h.bins.map((b) => b.count));
     const middle = Math.floor(h.bins.length / 2);
+    const edge = (x) => formatNumber(snapped(x, h.width), decimals);
     columns = [
-      column("<", h.below, most, { title: `below ${formatNumber(h.bins[0].from, decimals)}` }),
-      ...h.bins.map((b, i) => column(short((b.from + b.to) / 2), b.count, most, { truth: i === middle, minor: (i - middle) % 2 !== 0, title: `${formatNumber(b.from, decimals)} to ${formatNumber(b.to, decimals)}` })),
-      column(">", h.above, most, { title: `above ${formatNumber(h.bins[h.bins.length - 1].to, decimals)}` }),
+      column("<", h.below, most, { title: `below ${edge(h.bins[0].from)}` }),
+      ...h.bins.map((b, i) => column(short((b.from + b.to) / 2, h.width), b.count, most, { truth: i === middle, minor: (i - middle) % 2 !== 0, title: `${edge(b.from)} to ${edge(b.to)}` })),
+      column(">", h.above, most, { title: `above ${edge(h.bins[h.bins.length - 1].to)}` }),
     ];
     truth = formatNumber(h.true, decimals);
   }

@@ -6,6 +6,7 @@ teacher's step; pause freezes a student's keys; the end reaches every student.""
 from __future__ import annotations
 
 import os
+import re
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -537,3 +538,46 @@ def test_a_class_never_shows_an_answer_before_its_reveal(contexts, theme: str) -
     at_step(student, "backward 3/3")
     frames(student)
     assert student.is_hidden("#results")  # an old histogram stays with its own step
+
+
+LABELS_JS = """async (rounds) => {
+  const { histogramRounds } = await import('/static/histogram.js');
+  const results = document.getElementById('results') ?? document.getElementById('class-results-body');
+  results.hidden = false;
+  results.replaceChildren(...histogramRounds(rounds, 'a.grad', 4));
+  const shown = [...results.querySelectorAll('.hist-label')]
+    .filter((l) => getComputedStyle(l).visibility !== 'hidden');
+  const boxes = shown.map((l) => {
+    const r = document.createRange();
+    r.selectNodeContents(l);
+    const b = r.getBoundingClientRect();
+    return { text: l.textContent, left: b.left, right: b.right };
+  });
+  const overlaps = boxes.slice(1).filter((b, i) => b.left < boxes[i].right - 0.5 && b.right > boxes[i].left)
+    .map((b) => b.text);
+  const titles = [...results.querySelectorAll('.hist-col')].map((c) => c.title);
+  return { labels: boxes.map((b) => b.text), overlaps, titles };
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 720)])
+def test_histogram_bins_are_labelled_as_a_person_writes_them_and_whole(
+    contexts, width: int, height: int
+) -> None:
+    """Issue 42, item 3: a true value of −4.55 put a bin's centre at 2.2e−16 (rounding's
+    residue), labelled "−2.2e−16", cut to "−2.2e" beside a second vote and clipped on a phone.
+    Labels are now the bin width's precision, and none is cut or overlaps another."""
+    from app.classroom.tally import histogram
+
+    page = contexts(viewport={"width": width, "height": height})
+    page.goto("/c/aaaaaaaaaa" if width < 600 else "/")
+    votes = {n: histogram("number", -4.55, [-4.5, 0.0, -2.0, -4.55]) for n in (1, 2)}
+    shown = page.evaluate(LABELS_JS, votes)
+    if width < 600:  # the teacher's panel is hidden here: its figures are measured, not seen
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(".histogram").first.screenshot(path=str(SHOTS / f"histogram-{width}.png"))
+    labels = shown["labels"]
+    assert "0" in labels and not any("e" in label for label in labels), labels
+    assert all(len(label) <= 5 for label in labels), labels
+    assert shown["overlaps"] == [], shown
+    assert not any(re.search(r"\de[−-]?\d", title) for title in shown["titles"]), shown["titles"]
