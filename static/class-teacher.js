@@ -87,13 +87,16 @@ export function wireClassroom({ stepper, view, presenting }) {
   }
 
   /** The class's panel (its QR code, or the answers) takes the screen under the class's bar
-   * and above the graph's tools (zoom, Fit, folding), which stay in reach: where those are, for
-   * the CSS (--class-top, --class-left, --class-bottom). */
+   * (and under a training loop's strip: its loss plot, iteration and › stay in sight) and above
+   * the graph's tools (zoom, Fit, folding), which stay in reach: where those are, for the CSS
+   * (--class-top, --class-left, --class-bottom). */
   function place() {
     const bar = $("class-bar").getBoundingClientRect();
+    const strip = $("iterations");
+    const above = strip.hidden ? bar.bottom : Math.max(bar.bottom, strip.getBoundingClientRect().bottom);
     const tools = document.querySelector(".stage > .graph-bar").getBoundingClientRect();
     const edges = {
-      "--class-top": bar.bottom + 8,
+      "--class-top": above + 8,
       "--class-left": bar.left,
       "--class-bottom": tools.height ? innerHeight - tools.top + 4 : 8,
     };
@@ -105,6 +108,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   }
   const placing = new ResizeObserver(place);
   placing.observe($("class-bar"));
+  placing.observe($("iterations"));
   placing.observe(document.querySelector(".stage > .graph-bar"));
   addEventListener("resize", place);
 

@@ -6,7 +6,9 @@
 import { formatNumber } from "./format.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const PLOT = Object.freeze({ width: 240, height: 48, pad: 5 }); // the viewBox the plot is drawn in
+// the viewBox the plot is drawn in: the axes' labels in its margins (left: the loss, bottom: the
+// iteration), the curve inside
+const PLOT = Object.freeze({ width: 260, height: 40, left: 38, right: 10, top: 5, bottom: 12 });
 
 /** Wire the strip in `root`; `go(k)` asks for iteration k. Returns render(training, decimals). */
 export function wireIterations(root, go) {
@@ -20,7 +22,8 @@ export function wireIterations(root, go) {
     if (!shown) return;
     const box = e.currentTarget.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * PLOT.width;
-    go(Math.round(((x - PLOT.pad) / (PLOT.width - 2 * PLOT.pad)) * (shown.losses.length - 1)));
+    const along = (x - PLOT.left) / (PLOT.width - PLOT.left - PLOT.right);
+    go(Math.min(shown.losses.length - 1, Math.max(0, Math.round(along * (shown.losses.length - 1)))));
   });
 
   return function render(training, decimals) {
@@ -45,26 +48,46 @@ export function wireIterations(root, go) {
 function point(losses, i) {
   const low = Math.min(...losses);
   const high = Math.max(...losses);
-  const x = PLOT.pad + (losses.length > 1 ? (i / (losses.length - 1)) * (PLOT.width - 2 * PLOT.pad) : 0);
-  const y = PLOT.pad + (high > low ? ((high - losses[i]) / (high - low)) * (PLOT.height - 2 * PLOT.pad) : (PLOT.height - 2 * PLOT.pad) / 2);
+  const wide = PLOT.width - PLOT.left - PLOT.right;
+  const tall = PLOT.height - PLOT.top - PLOT.bottom;
+  const x = PLOT.left + (losses.length > 1 ? (i / (losses.length - 1)) * wide : 0);
+  const y = PLOT.top + (high > low ? ((high - losses[i]) / (high - low)) * tall : tall / 2);
   return [x, y];
 }
 
+function svgElement(name, attributes, text = null) {
+  const made = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, String(value));
+  if (text !== null) made.textContent = text;
+  return made;
+}
+
+/** A loss as an axis writes it: three significant digits, the one number formatter's signs. */
+const tick = (x) => formatNumber(Number(x.toPrecision(3)), 3).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+
 function drawPlot(svg, losses) {
   svg.setAttribute("viewBox", `0 0 ${PLOT.width} ${PLOT.height}`);
-  const line = document.createElementNS(NS, "polyline");
-  line.setAttribute("class", "loss-line");
-  line.setAttribute("points", losses.map((_, i) => point(losses, i).map((n) => n.toFixed(1)).join(",")).join(" "));
-  const mark = document.createElementNS(NS, "circle");
-  mark.setAttribute("class", "loss-mark");
-  mark.setAttribute("r", "4.5");
-  svg.replaceChildren(line, mark);
+  const { width, height, left, right, top, bottom } = PLOT;
+  const floor = height - bottom;
+  const axes = svgElement("path", { class: "loss-axes", d: `M${left} ${top}V${floor}H${width - right}` });
+  const line = svgElement("polyline", { class: "loss-line", points: losses.map((_, i) => point(losses, i).map((n) => n.toFixed(1)).join(",")).join(" ") });
+  const labels = [
+    svgElement("text", { class: "loss-tick", x: left - 3, y: top + 8, "text-anchor": "end" }, tick(Math.max(...losses))),
+    svgElement("text", { class: "loss-tick", x: left - 3, y: floor, "text-anchor": "end" }, tick(Math.min(...losses))),
+    svgElement("text", { class: "loss-tick", x: left, y: height - 2, "text-anchor": "start" }, "0"),
+    svgElement("text", { class: "loss-tick", x: width - right, y: height - 2, "text-anchor": "end" }, String(losses.length - 1)),
+  ];
+  const now = svgElement("line", { class: "loss-now", y1: top, y2: floor });
+  const mark = svgElement("circle", { class: "loss-mark", r: 4.5 });
+  svg.replaceChildren(axes, ...labels, line, now, mark);
   svg.setAttribute("aria-label", `The loss of each iteration, from ${formatNumber(losses[0], 4)} to ${formatNumber(losses.at(-1), 4)}`);
 }
 
+/** The iteration shown: a dot on the curve and a line down to the axis. */
 function markPlot(svg, losses, i) {
   const [x, y] = point(losses, i);
   const mark = svg.querySelector(".loss-mark");
   mark.setAttribute("cx", x.toFixed(1));
   mark.setAttribute("cy", y.toFixed(1));
+  for (const end of ["x1", "x2"]) svg.querySelector(".loss-now").setAttribute(end, x.toFixed(1));
 }

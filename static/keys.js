@@ -1,6 +1,7 @@
 // The stepping keys, for a keydown listener on the document: PageDown / PageUp (what a
 // presentation clicker sends), → / ←, Home, End, Space, + − 0 (zoom), [ and ] (a training
-// loop's previous and next iteration). They step whenever the
+// loop's previous and next iteration), and . or B (the next iteration at the same step: the
+// third button of most clickers, their "black screen", sends one of them). They step whenever the
 // user is not typing: a slider or a number field keeps its arrows but not PageUp/PageDown.
 
 /** Handle `e` for `stepper`; `release(reason)`: the embed hands the keys back to its deck past
@@ -31,7 +32,7 @@ export function onStepKey(e, stepper, release = null) {
       if (e.key === "ArrowUp" && !release) return false;
       e.preventDefault();
       if (release && stepper.position() <= 0 && !stepper.state.quiz) release("start");
-      else stepper.prev();
+      else stepper.prev({ clicker: e.key === "PageUp" });
       break;
     case "Home":
       e.preventDefault();
@@ -66,7 +67,10 @@ export function onStepKey(e, stepper, release = null) {
       break;
     case "[":
     case "]":
-      if (!stepper.iterate(e.key === "]" ? 1 : -1)) return false;
+    case ".":
+    case "b":
+    case "B":
+      if (!stepper.iterate(e.key === "[" ? -1 : 1)) return false;
       e.preventDefault();
       break;
     default:

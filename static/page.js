@@ -333,7 +333,10 @@ function wire() {
     const steps = model.forwardSteps + model.backwardSteps + stepCount(model, "update");
     return { state: view(), steps, frames: { zip: steps, gif: model.backwardSteps } };
   });
-  const { presenting } = wirePresentation($("present"), $("present-exit"), () => {
+  const { presenting } = wirePresentation($("present"), $("present-exit"), (entering) => {
+    // a training loop is taught from its first step: the finished picture it opened on shows
+    // every grad of the first iteration before its first forward step
+    if (entering && state.training && stepper.opening() === "finished") stepper.next();
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());
     watcher.observe($("graph-view"));

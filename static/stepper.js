@@ -103,7 +103,10 @@ export function createStepper(root, options = {}) {
       const rebuilt = paintOnce("explanation", [model, entry, state.decimals, quiz?.step], () =>
         quiz ? predictHint(model, quiz.step) : explanationContent(model, entry, state.decimals),
       );
-      if (rebuilt) fitLines(part("explanation"));
+      if (rebuilt) {
+        part("explanation").scrollTop = 0; // a new step is read from its first line
+        fitLines(part("explanation"));
+      }
       const live = part("live");
       if (live && ui.painted.live !== `${at}|${state.decimals}|${quiz?.step}`) {
         ui.painted.live = `${at}|${state.decimals}|${quiz?.step}`;
@@ -172,6 +175,7 @@ export function createStepper(root, options = {}) {
    * typed, or shows the step): the arrows and Next wait for an answer. */
   function next({ clicker = false } = {}) {
     if (state.quiz) return clicker || state.quiz.class ? options.onQuizNext?.() ?? false : false; // a clicker never sticks
+    if (clicker && page(1)) return true;
     if (!state.model || atWall()) return false;
     if (atEnd()) return options.iterations.go(1, "first"), true;
     if (ui.opening !== "finished") return goTo(position() + 1);
@@ -180,8 +184,21 @@ export function createStepper(root, options = {}) {
     return moved;
   }
 
-  function prev() {
+  /** A clicker cannot scroll: its Page Down at an explanation with lines hidden below (a
+   * gradient step's 41 changes, a folded layer's 28 lines) shows the next screenful of them, and
+   * steps once the last is in sight; its Page Up scrolls back up before stepping back. */
+  function page(direction) {
+    const panel = part("explanation");
+    if (!panel) return false;
+    const left = direction > 0 ? panel.scrollHeight - panel.clientHeight - panel.scrollTop : panel.scrollTop;
+    if (left <= 1) return false;
+    panel.scrollBy({ top: direction * Math.max(panel.clientHeight * 0.85, 1), behavior: "instant" });
+    return true;
+  }
+
+  function prev({ clicker = false } = {}) {
     if (state.quiz && !state.quiz.class) return setState({ quiz: null }), true;
+    if (clicker && page(-1)) return true;
     if (state.quiz) setState({ quiz: null }); // a live class's question: back a step, as ever
     if (position() <= 0 && ui.opening !== "started" && options.iterations?.has(-1)) return options.iterations.go(-1, "last"), true;
     if (ui.opening !== "started" || position() > 0) return goTo(position() - 1);
@@ -376,6 +393,9 @@ export function createStepper(root, options = {}) {
     info,
     position,
     zoom,
+    /** "finished" on the finished picture the graph opened on, "started" back at its first
+     * step from there, null once stepped elsewhere. */
+    opening: () => ui.opening,
     positionOf: (phase, step) => (state.model ? toTimeline(state.model, phase, Math.max(0, step)) : 0),
     atEnd: () => Boolean(state.model) && position() >= timelineLength(state.model) - 1,
     get graph() {

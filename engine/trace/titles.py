@@ -10,15 +10,17 @@ from engine import notation
 from engine.errors import Span
 from engine.notation import Parts, Ref
 
-MAX_LISTED_UPDATES = 6  # a gradient step's explanation lists this many changed values
+# a gradient step's explanation lists this many changed values: every parameter of the demo's
+# MLP (337); a clicker pages through them (static/stepper.js), a screenful a press
+MAX_LISTED_UPDATES = 400
 
 
 def update_text(
     source: str, changed: Sequence[tuple[str, str, Ref, Ref, Span]]
 ) -> tuple[str, tuple[Parts, ...]]:
     """A gradient step after backward(), in the program's own words: a title naming the
-    statement that made it, then ``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245`` for the
-    first few values (``changed``: name, where it was made when others share the name, data
+    statement that made it, then ``w[0].data (Neuron 1, Layer 1): 0.2300 → 0.2245`` for each
+    value (``changed``: name, where it was made when others share the name, data
     before and after, the statement's span)."""
     if not changed:
         return "", ()
