@@ -9,6 +9,7 @@ import { el, inspectorContent } from "./explain.js";
 import { parseNumber } from "./format.js";
 import { buildInputs, paintInputs } from "./panels.js";
 import { wirePresentation } from "./present.js";
+import { wirePresentCode } from "./present-code.js";
 import { wireIterations } from "./iterations.js";
 import { wireShare } from "./share.js";
 import { wireScanToFollow } from "./short-link.js";
@@ -98,6 +99,7 @@ function renderPage() {
   const revealed = !state.predict || state.frontier >= model.backwardSteps - 1; // predict mode
   const finding = revealed ? (pointedFinding(ui.pointed, model)?.span ?? null) : null;
   ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere, fresh ? finding : null);
+  ui.code?.(fresh ? model.source : "", current?.span ?? null, document.body.classList.contains("presenting"));
 
   paintOnce("notes", [model], () => model.structure.notes.map((note) => el("li", { text: note })));
   $("notes").hidden = !model.structure.notes.length;
@@ -333,10 +335,12 @@ function wire() {
     const steps = model.forwardSteps + model.backwardSteps + stepCount(model, "update");
     return { state: view(), steps, frames: { zip: steps, gif: model.backwardSteps } };
   });
+  ui.code = wirePresentCode($("present-code"), () => renderPage());
   const { presenting } = wirePresentation($("present"), $("present-exit"), (entering) => {
     // a training loop is taught from its first step: the finished picture it opened on shows
     // every grad of the first iteration before its first forward step
     if (entering && state.training && stepper.opening() === "finished") stepper.next();
+    renderPage(); // the program's lines beside the graph, in Present alone
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());
     watcher.observe($("graph-view"));
