@@ -88,6 +88,7 @@ async function start() {
     decimals: fromUrl.decimals,
     state: { over: fromUrl.over },
     release,
+    paging: () => true, // a slide's clicker cannot scroll the explanation
     onStep: (info) => {
       root.dataset.position = String(info.position);
       post("stepchanged", info);

@@ -30,6 +30,7 @@ const ui = { editor: null, inputRows: new Map(), inputsFor: null, ranges: new Ma
 
 const stepper = createStepper($("stage"), {
   decimals: fromUrl.decimals,
+  paging: () => document.body.classList.contains("presenting"), // a projector's clicker
   state: {
     source: "",
     values: null, // input values replacing the source's, {name: number}, as the server applied them
@@ -99,7 +100,7 @@ function renderPage() {
   const revealed = !state.predict || state.frontier >= model.backwardSteps - 1; // predict mode
   const finding = revealed ? (pointedFinding(ui.pointed, model)?.span ?? null) : null;
   ui.editor.mark(fresh ? (current?.span ?? null) : null, errorHere, fresh ? finding : null);
-  ui.code?.(fresh ? model.source : "", current?.span ?? null, document.body.classList.contains("presenting"));
+  ui.code?.(model.source, fresh ? (current?.span ?? null) : null, document.body.classList.contains("presenting"));
 
   paintOnce("notes", [model], () => model.structure.notes.map((note) => el("li", { text: note })));
   $("notes").hidden = !model.structure.notes.length;

@@ -1,13 +1,18 @@
-// The program beside the graph in Present mode (Python Tutor's strength): its lines, the line
-// that made the step's value marked and kept in sight, so a class sees which line it is; C
-// hides and shows it. Plain DOM, text as textContent.
+// The program's lines in Present mode (Python Tutor's strength): under the explanation, the line
+// that made the step's value with the lines before and after it, its span marked, so a class
+// sees which line the step is; C hides and shows them (shown at first on a 1080p projector). Plain DOM, text as textContent.
 
 import { el } from "./explain.js";
 
+export const CONTEXT_LINES = 1; // lines shown before and after the step's line
+// shown at first on a screen this tall (a 1080p projector); on a 720p one the graph needs every
+// pixel of its height (the neuron's text would fall under 18 px), and C shows them
+export const TALL_PX = 900;
+
 /** Wire `box` (a <pre>); returns render(source, span, presenting): span is {line, column,
- * end_column} (1-based, the end excluded) or null. */
+ * end_column} (1-based, the end excluded) or null (the first lines are shown, none marked). */
 export function wirePresentCode(box, onToggle) {
-  let shown = true;
+  let shown = innerHeight >= TALL_PX;
   let painted = "";
   document.addEventListener("keydown", (e) => {
     if (e.key.toLowerCase() !== "c" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
@@ -21,22 +26,24 @@ export function wirePresentCode(box, onToggle) {
   return function render(source, span, presenting) {
     const on = presenting && shown && Boolean(source);
     box.hidden = !on;
-    document.body.classList.toggle("present-code-on", on);
     if (!on) return;
     const key = `${source}\u0000${span?.line}:${span?.column}:${span?.end_column}`;
     if (painted === key) return;
     painted = key;
+    const lines = source.split("\n");
     const at = span?.line ?? 0;
-    box.replaceChildren(...source.split("\n").map((text, i) => {
-      const number = i + 1;
+    const first = Math.max(1, Math.min((at || 1) - CONTEXT_LINES, lines.length - 2 * CONTEXT_LINES));
+    const last = Math.min(lines.length, first + 2 * CONTEXT_LINES);
+    const shownLines = [];
+    for (let number = first; number <= last; number++) {
+      const text = lines[number - 1];
       const parts = [el("span", { class: "code-no", text: String(number) })];
       if (number === at && span.column && span.end_column > span.column) {
         const [from, to] = [span.column - 1, span.end_column - 1];
         parts.push(text.slice(0, from), el("mark", { text: text.slice(from, to) }), text.slice(to));
       } else parts.push(text);
-      return el("span", { class: `code-line${number === at ? " current" : ""}` }, ...parts);
-    }));
-    const current = box.querySelector(".current");
-    box.scrollTop = current ? Math.max(0, current.offsetTop - box.clientHeight / 2) : 0;
+      shownLines.push(el("span", { class: `code-line${number === at ? " current" : ""}` }, ...parts));
+    }
+    box.replaceChildren(...shownLines);
   };
 }

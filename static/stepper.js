@@ -19,7 +19,8 @@ const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmeti
  * options: {decimals, state: extra initial state, render(state, stepper), onStep(info), release(reason),
  * onQuizNext(): a clicker's Page Down at predict mode's open question (the page checks or reveals),
  * iterations: a training loop's iterations, {has(delta), go(delta, at)}: whether the iteration
- * delta away exists, and go there ("first" step, "last" step or the "same" step)}.
+ * delta away exists, and go there ("first" step, "last" step or the "same" step), paging():
+ * whether a clicker's Page Down pages an explanation that overflows before stepping}.
  */
 export function createStepper(root, options = {}) {
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -184,12 +185,13 @@ export function createStepper(root, options = {}) {
     return moved;
   }
 
-  /** A clicker cannot scroll: its Page Down at an explanation with lines hidden below (a
-   * gradient step's 41 changes, a folded layer's 28 lines) shows the next screenful of them, and
-   * steps once the last is in sight; its Page Up scrolls back up before stepping back. */
+  /** A clicker cannot scroll: where the page says so (`options.paging()`: Present mode, a slide's
+   * embed), its Page Down at an explanation with lines hidden below (a gradient step's 41
+   * changes) shows the next screenful of them, and steps once the last is in sight; its Page Up
+   * scrolls back up before stepping back. */
   function page(direction) {
     const panel = part("explanation");
-    if (!panel) return false;
+    if (!panel || !options.paging?.() || ui.opening === "finished") return false;
     const left = direction > 0 ? panel.scrollHeight - panel.clientHeight - panel.scrollTop : panel.scrollTop;
     if (left <= 1) return false;
     panel.scrollBy({ top: direction * Math.max(panel.clientHeight * 0.85, 1), behavior: "instant" });
