@@ -84,7 +84,7 @@ def test_the_update_step_is_paged_by_the_clicker_before_the_walk_goes_on(browser
     try:
         present_the_loop(page)
         page.keyboard.press("End")  # iteration 0's update (set up by keyboard; a clicker pages)
-        wait_for(page, "() => document.querySelector('[data-part=\"position\"]').textContent === 'update'")
+        wait_for(page, "() => document.querySelector('#position').textContent === 'update'")
         frames(page)
         panel = page.evaluate(PANEL_JS)
         assert panel["lines"] == 41 and panel["more"] and panel["top"] == 0, panel  # every change
@@ -126,7 +126,8 @@ def test_a_classs_qr_panel_leaves_the_loss_plot_and_the_iteration_in_sight(
                          '[data-iterations="next"]', '[data-iterations="loss"]'];
           return parts.filter((s) => {
             const r = document.querySelector(s).getBoundingClientRect();
-            return r.right > side.left && r.left < side.right && r.bottom > side.top && r.top < side.bottom;
+            return r.right > side.left && r.left < side.right
+              && r.bottom > side.top && r.top < side.bottom;
           });
         }""")
         assert covered == []

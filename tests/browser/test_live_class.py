@@ -5,6 +5,7 @@ teacher's step; pause freezes a student's keys; the end reaches every student.""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import urllib.parse
@@ -464,10 +465,8 @@ def test_a_class_the_server_lost_is_said_to_be_lost_not_mistyped(contexts, theme
     student = contexts(viewport={"width": 390, "height": 844}, color_scheme=theme)
     student.goto(f"/c/{code}")
     at_step(student, "forward 1/2")
-    body = (
-        '{"error": {"message": "there is no class %s: it has closed, or expired, or the code '
-        'is mistyped", "kind": "not_found"}}' % code
-    )
+    message = f"there is no class {code}: it has closed, or expired, or the code is mistyped"
+    body = json.dumps({"error": {"message": message, "kind": "not_found"}})
     asked: list[str] = []
 
     def lost(route) -> None:  # the server as it is after the restart
@@ -542,7 +541,8 @@ def test_a_class_never_shows_an_answer_before_its_reveal(contexts, theme: str) -
 
 LABELS_JS = """async (rounds) => {
   const { histogramRounds } = await import('/static/histogram.js');
-  const results = document.getElementById('results') ?? document.getElementById('class-results-body');
+  const results = document.getElementById('results')
+    ?? document.getElementById('class-results-body');
   results.hidden = false;
   results.replaceChildren(...histogramRounds(rounds, 'a.grad', 4));
   const shown = [...results.querySelectorAll('.hist-label')]
@@ -553,7 +553,8 @@ LABELS_JS = """async (rounds) => {
     const b = r.getBoundingClientRect();
     return { text: l.textContent, left: b.left, right: b.right };
   });
-  const overlaps = boxes.slice(1).filter((b, i) => b.left < boxes[i].right - 0.5 && b.right > boxes[i].left)
+  const overlaps = boxes.slice(1)
+    .filter((b, i) => b.left < boxes[i].right - 0.5 && b.right > boxes[i].left)
     .map((b) => b.text);
   const titles = [...results.querySelectorAll('.hist-col')].map((c) => c.title);
   return { labels: boxes.map((b) => b.text), overlaps, titles };

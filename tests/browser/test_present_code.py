@@ -31,7 +31,8 @@ CODE_JS = """() => {
     inSight: Boolean(c) && c.top >= b.top - 1 && c.bottom <= b.bottom + 1,
     lines: box.querySelectorAll('.code-line').length,
     size: parseFloat(getComputedStyle(box).fontSize),
-    cut: [...box.querySelectorAll('.code-line')].filter((l) => l.scrollWidth > l.clientWidth + 1).length,
+    cut: [...box.querySelectorAll('.code-line')]
+      .filter((l) => l.scrollWidth > l.clientWidth + 1).length,
     beside: graph.top >= b.bottom - 1,
     graphHeight: graph.height,
   };
@@ -86,8 +87,9 @@ def test_present_mode_shows_the_steps_line_of_the_program(
 
 SIZES_JS = """() => {
   const px = (s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
-  return { position: px('#position'), legend: px('.legend figcaption'),
-           scale: Math.min(...[...document.querySelectorAll('.legend-scale span')].map((e) => parseFloat(getComputedStyle(e).fontSize))) };
+  const scale = [...document.querySelectorAll('.legend-scale span')]
+    .map((e) => parseFloat(getComputedStyle(e).fontSize));
+  return { position: px('#position'), legend: px('.legend figcaption'), scale: Math.min(...scale) };
 }"""
 
 
