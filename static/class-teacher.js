@@ -66,8 +66,8 @@ export function wireClassroom({ stepper, view, presenting }) {
     again.hidden = !q || unrevealed;
     if (pressed?.hidden) [reveal, again, $("graph-view")].find((b) => !b.hidden).focus({ preventScroll: true });
     // the answers once revealed, until the teacher steps on (or hides them); a second vote is
-    // not swayed by the first's histogram
-    const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.folded;
+    // not swayed by the first's histogram, nor shown it before its own reveal
+    const shown = Object.keys(cls.rounds).length > 0 && !cls.open && !cls.locked && !cls.folded;
     $("class-results").hidden = !shown;
     const asking = Boolean(q) && (cls.open || cls.locked);
     $("class-asking").hidden = !asking;

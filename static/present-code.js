@@ -1,13 +1,14 @@
 // The program's lines in Present mode (Python Tutor's strength): under the explanation, the line
 // that made the step's value with the lines before and after it, its span marked, so a class
-// sees which line the step is; C hides and shows them (shown at first on a 1080p projector). Plain DOM, text as textContent.
+// sees which line the step is; C hides and shows them (shown at first on a 1080p projector).
+// Plain DOM, text as textContent.
 
 import { el } from "./explain.js";
 
 export const CONTEXT_LINES = 1; // lines shown before and after the step's line
-// shown at first on a screen this tall (a 1080p projector); on a 720p one the graph needs every
-// pixel of its height (the neuron's text would fall under 18 px), and C shows them
-export const TALL_PX = 900;
+// shown at first on a screen this tall (a 1080p projector); on a 720p or 900p one the graph needs
+// all its height (at 720p the neuron's text would fall under 18 px), and C shows them
+export const TALL_PX = 1000;
 
 /** Wire `box` (a <pre>); returns render(source, span, presenting): span is {line, column,
  * end_column} (1-based, the end excluded) or null (the first lines are shown, none marked). */

@@ -54,7 +54,7 @@ def test_present_mode_shows_the_steps_line_of_the_program(
         assert page.evaluate(CODE_JS)["hidden"]  # beside the editor, the editor shows it
         page.click("#present")
         page.locator("#graph-view").focus()
-        if size[1] < 900:  # a 720p projector: the graph keeps its height until C is pressed
+        if size[1] < 1000:  # a 720p projector: the graph keeps its height until C is pressed
             frames(page, 3)
             assert page.evaluate(CODE_JS)["hidden"]
             page.keyboard.press("c")
