@@ -116,3 +116,50 @@ def test_the_position_and_the_colour_key_are_read_from_the_back_row(
         page.screenshot(path=str(SHOTS / f"present-sizes-{size[0]}-{theme}.png"))
     finally:
         context.close()
+
+
+GRAPH_JS = """() => {
+  const texts = [...document.querySelectorAll('#graph-view svg g.node text')]
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0);
+  const px = texts.map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')));
+  px.sort((a, b) => a - b);
+  const graph = document.getElementById('graph-view').getBoundingClientRect();
+  return { height: graph.height, top: graph.top, px: px[Math.floor(px.length / 2)],
+           asked: !document.getElementById('predict-form').hidden };
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_predict_question_keeps_the_graphs_size_in_present_mode(
+    browser, base_url: str, theme: str
+) -> None:
+    """Issue 42, item 8: a Predict question's form pushed the graph down (21 → 13 px text) and
+    made it jump on every press; in Present mode the question takes the explanation's place."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, base_url=base_url, color_scheme=theme
+    )
+    page = context.new_page()
+    try:
+        page.goto("/?preset=lecture-neuron")
+        wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+        page.click("#present")
+        page.locator("#graph-view").focus()
+        page.keyboard.press("Home")
+        frames(page, 3)
+        before = page.evaluate(GRAPH_JS)
+        page.check("#predict")
+        page.locator("#graph-view").focus()
+        sizes = []
+        for _ in range(12):  # the forward steps, then the backward ones ask
+            page.keyboard.press("PageDown")
+            frames(page, 3)
+            now = page.evaluate(GRAPH_JS)
+            if now["asked"]:
+                sizes.append(now)
+                page.screenshot(path=str(SHOTS / f"present-predict-1280-{theme}.png"))
+                break
+        assert sizes, "no question was asked"
+        assert abs(sizes[0]["height"] - before["height"]) <= 1, (before, sizes)
+        assert abs(sizes[0]["top"] - before["top"]) <= 1
+    finally:
+        context.close()
