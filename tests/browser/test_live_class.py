@@ -582,3 +582,29 @@ def test_histogram_bins_are_labelled_as_a_person_writes_them_and_whole(
     assert all(len(label) <= 5 for label in labels), labels
     assert shown["overlaps"] == [], shown
     assert not any(re.search(r"\de[−-]?\d", title) for title in shown["titles"]), shown["titles"]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_class_bar_keeps_one_row_in_present_mode_while_a_question_is_open(
+    contexts, size: tuple[int, int]
+) -> None:
+    """Issue 42, item 11: at 1280 the class's bar wrapped to two rows while a question was open,
+    taking the graph's height; in Present mode its controls keep one row (the projector has its
+    own QR button, the CSV waits for after the lecture, the count is the panel's)."""
+    from app.lecture import LECTURE_NEURON
+
+    teacher = contexts(viewport={"width": size[0], "height": size[1]})
+    teacher.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    teacher.click("#present")
+    teacher.click("#present-class")
+    wait_for(teacher, "() => !document.getElementById('class-bar').hidden")
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("End")
+    at_step(teacher, "backward 6/6")
+    teacher.click("#class-ask")
+    wait_for(teacher, "() => document.body.classList.contains('class-asking-on')")
+    frames(teacher, 3)
+    bar, button = teacher.evaluate("""() => [document.getElementById('class-bar'),
+      document.getElementById('class-pause')].map((e) => e.getBoundingClientRect().height)""")
+    assert bar < 1.8 * button, (bar, button)  # one row of buttons and its padding
