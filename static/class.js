@@ -73,6 +73,7 @@ function render() {
   // a histogram is shown with its own step alone: never under another step's picture
   const shown = Object.keys(s.rounds).length > 0 && !(s.question && unrevealed()) && atQuestion();
   $("results").hidden = !shown;
+  $("student-name").hidden = s.closed; // no answer is sent to a class that has ended
   const q = s.question;
   $("question-locked").hidden = !q || !s.locked || !unrevealed() || s.closed || !atQuestion();
   if (!$("question-locked").hidden) $("question-locked").textContent = `Answers to “What is ${q.name}?” are closed: the teacher shows them next.`;

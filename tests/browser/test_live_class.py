@@ -480,6 +480,7 @@ def test_a_class_the_server_lost_is_said_to_be_lost_not_mistyped(contexts, theme
     shown = text(student, "#class-error")
     assert shown.startswith("This class is no longer on the server")
     assert "mistyped" not in shown
+    assert student.is_hidden("#nickname")  # nothing more is sent to a class that is gone
     SHOTS.mkdir(parents=True, exist_ok=True)
     student.screenshot(path=str(SHOTS / f"class-lost-390-{theme}.png"))
     frames(student, 30)
