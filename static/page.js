@@ -341,7 +341,7 @@ function wire() {
     // a training loop is taught from its first step: the finished picture it opened on shows
     // every grad of the first iteration before its first forward step
     if (entering && state.training && stepper.opening() === "finished") stepper.next();
-    renderPage(); // the program's lines beside the graph, in Present alone
+    renderPage(); // the program's lines under the explanation, in Present alone
     // refit while the stage grows into (or out of) the whole screen
     const watcher = new ResizeObserver(() => stepper.fit());
     watcher.observe($("graph-view"));
