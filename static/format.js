@@ -35,6 +35,12 @@ export function boxNumber(x, decimals) {
   return formatNumber(x, decimals, CONFIG.box_chars);
 }
 
+/** A number's text without the zeros that end its decimals ("0.500" → "0.5", "2.0" → "2"): an
+ * axis's tick or a bin's label, written as short as it reads. */
+export function trimZeros(text) {
+  return text.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+}
+
 /** Parse what a person typed as a number: accepts "−3", "1e-3", " 2,5 " (comma decimal). */
 export function parseNumber(text) {
   const cleaned = String(text).trim().replaceAll(MINUS, "-").replace(",", ".");

@@ -3,7 +3,7 @@
 // teacher's screen, the students' and the CSV say the same. Plain DOM, text as textContent.
 
 import { el } from "./explain.js";
-import { MINUS, formatNumber } from "./format.js";
+import { MINUS, formatNumber, trimZeros } from "./format.js";
 
 const SIGN_LABELS = { "+": "+", "-": MINUS, 0: "0" };
 
@@ -15,7 +15,7 @@ const snapped = (x, width) => (Math.abs(x) < width * 1e-9 ? 0 : x);
  * its first digit, 2 at most), no trailing zeros. */
 function short(x, width) {
   const decimals = Math.min(2, Math.max(0, Math.ceil(-Math.log10(width)) + 1));
-  return formatNumber(snapped(x, width), decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  return trimZeros(formatNumber(snapped(x, width), decimals));
 }
 
 function column(label, count, most, { truth = false, title = "", minor = false } = {}) {

@@ -4,6 +4,7 @@
 // so the answer is numbers alone and the graph keeps its place.
 
 import { formatNumber } from "./format.js";
+import { svg as svgElement, tickText } from "./plots.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // the viewBox the plot is drawn in: the axes' labels in its margins (left: the loss, bottom: the
@@ -55,16 +56,6 @@ function point(losses, i) {
   return [x, y];
 }
 
-function svgElement(name, attributes, text = null) {
-  const made = document.createElementNS(NS, name);
-  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, String(value));
-  if (text !== null) made.textContent = text;
-  return made;
-}
-
-/** A loss as an axis writes it: three significant digits, the one number formatter's signs. */
-const tick = (x) => formatNumber(Number(x.toPrecision(3)), 3).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
-
 function drawPlot(svg, losses) {
   svg.setAttribute("viewBox", `0 0 ${PLOT.width} ${PLOT.height}`);
   const { width, height, left, right, top, bottom } = PLOT;
@@ -72,8 +63,8 @@ function drawPlot(svg, losses) {
   const axes = svgElement("path", { class: "loss-axes", d: `M${left} ${top}V${floor}H${width - right}` });
   const line = svgElement("polyline", { class: "loss-line", points: losses.map((_, i) => point(losses, i).map((n) => n.toFixed(1)).join(",")).join(" ") });
   const labels = [
-    svgElement("text", { class: "loss-tick", x: left - 3, y: top + 8, "text-anchor": "end" }, tick(Math.max(...losses))),
-    svgElement("text", { class: "loss-tick", x: left - 3, y: floor, "text-anchor": "end" }, tick(Math.min(...losses))),
+    svgElement("text", { class: "loss-tick", x: left - 3, y: top + 8, "text-anchor": "end" }, tickText(Math.max(...losses))),
+    svgElement("text", { class: "loss-tick", x: left - 3, y: floor, "text-anchor": "end" }, tickText(Math.min(...losses))),
     svgElement("text", { class: "loss-tick", x: left, y: height - 2, "text-anchor": "start" }, "0"),
     svgElement("text", { class: "loss-tick", x: width - right, y: height - 2, "text-anchor": "end" }, String(losses.length - 1)),
   ];

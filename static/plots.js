@@ -3,7 +3,7 @@
 // ticks, labels, title, series (lines, points, bars) and legend. The record says what was
 // drawn; this module only lays it out. DOM by createElementNS and textContent only.
 
-import { formatNumber } from "./format.js";
+import { formatNumber, trimZeros } from "./format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 360;
@@ -12,7 +12,7 @@ const MARGIN = { left: 52, right: 12, top: 24, bottom: 40 };
 const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
 const DASH = { "--": "6 4", ":": "2 3", "-.": "6 3 2 3" };
 
-function svg(tag, attrs = {}, text) {
+export function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = text;
@@ -37,11 +37,12 @@ function logTicks(lo, hi) {
   return ticks.filter((_, i) => i % every === 0);
 }
 
-function tickText(x, log) {
+/** An axis's tick: as short as it reads (an exponent past 1e5 or under 1e−3). */
+export function tickText(x, log = false) {
   if (log) return `1e${Math.round(Math.log10(x))}`;
   const a = Math.abs(x);
   if (a !== 0 && (a >= 1e5 || a < 1e-3)) return x.toExponential(0).replace("+", "");
-  return formatNumber(x, a >= 100 ? 0 : a >= 1 ? 1 : 3).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  return trimZeros(formatNumber(x, a >= 100 ? 0 : a >= 1 ? 1 : 3));
 }
 
 /** The range an axis shows: the data's, or the limits the program set; a log axis keeps the

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.classroom.hub import Hub, Item
-from app.classroom.model import Outcome, Snapshot, State, closed_event, count_event, event_json
+from app.classroom.model import (
+    Outcome,
+    Snapshot,
+    State,
+    closed_event,
+    count_event,
+    event_json,
+    round_of,
+)
 from app.classroom.store import MAX_ANSWERS_PER_ROUND, Command, StoreUnavailable
 
 MAX_CLASSES = 10_000  # a few KB to a program's 20,000 characters each, plus answers
@@ -93,7 +101,7 @@ class MemoryStore:
         count += 1
         seq = snapshot.seq + 1
         held.snapshot = replace(snapshot, seq=seq, counts={**snapshot.counts, round_key: count})
-        question, number = (int(part) for part in round_key.split(":"))
+        question, number = round_of(round_key)
         self.hub.deliver(code, seq, event_json(count_event(question, number, count)))
         return Outcome.COUNTED, count
 

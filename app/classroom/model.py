@@ -67,6 +67,12 @@ def round_key(question: int, round_number: int) -> str:
     return f"{question}:{round_number}"
 
 
+def round_of(key: str) -> tuple[int, int]:
+    """``round_key``'s question and round, read back."""
+    question, number = (int(part) for part in key.split(":"))
+    return question, number
+
+
 def program_digest(source: str, values: dict[str, float]) -> str:
     """Names a class's program: a student's page that holds another asks for it again."""
     text = json.dumps({"source": source, "values": values}, sort_keys=True)

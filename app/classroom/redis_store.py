@@ -39,6 +39,7 @@ from app.classroom.model import (
     closed_event,
     count_event,
     event_json,
+    round_of,
 )
 from app.classroom.store import MAX_ANSWERS_PER_ROUND, Command, StoreUnavailable
 
@@ -194,7 +195,7 @@ class RedisStore:
     async def answer(
         self, code: str, round_key: str, student: str, record: dict[str, Any]
     ) -> tuple[Outcome, int]:
-        question, number = (int(part) for part in round_key.split(":"))
+        question, number = round_of(round_key)
         head, tail = event_json(count_event(question, number, -1)).split("-1")
         with self._where():
             outcome, count = await self._answer(

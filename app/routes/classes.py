@@ -35,6 +35,7 @@ from app.classroom.model import (
     question_of,
     reveal_event,
     round_key,
+    round_of,
 )
 from app.classroom.program import class_program, given_values, true_gradient
 from app.classroom.schemas import (
@@ -258,7 +259,7 @@ async def move(
         state["position"] = body.model_dump()
         events = [position_event(state)]
         if snapshot.open:  # a step past the question's may show its answer: answers stop here
-            question, number = (int(part) for part in snapshot.open.split(":"))
+            question, number = round_of(snapshot.open)
             if not at_question(state["position"], _asked(state, question)):
                 return Change(state, "", [*events, locked_event(question, number)])
         return Change(state, snapshot.open, events)
@@ -419,13 +420,7 @@ async def reveal(
 
     code = normal_code(code) or code
 
-    def stop(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        asked = _asked(state, question)
-        open_now = snapshot.open == round_key(question, len(asked["rounds"]))
-        return Change(state, "" if open_now else snapshot.open, [])
-
-    after = await _command(request, code, stop, authorization)
+    after = await _command(request, code, _closing(question, told=False), authorization)
     asked = _asked(after.state, question)
     number = len(asked["rounds"])
     shown = asked["rounds"][-1]["histogram"]
@@ -456,15 +451,23 @@ async def lock(
     """Stop the question's last round taking answers without showing them (the class talks it
     over before the reveal): ``{"question", "round"}``. Moving to another step does the same."""
 
+    after = await _command(request, code, _closing(question, told=True), authorization)
+    return {"question": question, "round": len(_asked(after.state, question)["rounds"])}
+
+
+def _closing(question: int, told: bool) -> Command:
+    """The command that stops ``question``'s last round taking answers (nothing, when it is
+    locked or revealed already); ``told``: listeners are sent ``locked`` (a reveal sends its
+    histogram instead)."""
+
     def stop(snapshot: Snapshot) -> Change:
         state = snapshot.mutable()
         number = len(_asked(state, question)["rounds"])
-        if snapshot.open != round_key(question, number):  # locked or revealed already
+        if snapshot.open != round_key(question, number):
             return Change(state, snapshot.open, [])
-        return Change(state, "", [locked_event(question, number)])
+        return Change(state, "", [locked_event(question, number)] if told else [])
 
-    after = await _command(request, code, stop, authorization)
-    return {"question": question, "round": len(_asked(after.state, question)["rounds"])}
+    return stop
 
 
 def _to_question(state: dict[str, Any], question: dict[str, Any]) -> list[Event]:

@@ -11,8 +11,9 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS, wait_until_up
@@ -109,6 +110,27 @@ def watched(browser) -> Iterator[object]:
     yield context
     context.close()
     assert errors == [], f"errors in the page or its frames: {errors}"
+
+
+@pytest.fixture
+def sized(browser, base_url: str) -> Iterator[Callable[..., Any]]:
+    """Pages of a given size and colour scheme, ``sized(1280, 720, "dark")``, closed after the
+    test, which fails on any uncaught script error in them."""
+    made: list[Any] = []
+    errors: list[str] = []
+
+    def new(width: int, height: int, theme: str = "light") -> Any:
+        viewport = {"width": width, "height": height}
+        context = browser.new_context(viewport=viewport, base_url=base_url, color_scheme=theme)
+        made.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    yield new
+    for context in made:
+        context.close()
+    assert errors == [], f"script errors on the page: {errors}"
 
 
 @pytest.fixture

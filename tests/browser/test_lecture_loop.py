@@ -49,88 +49,72 @@ def present_the_loop(page) -> None:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_a_clicker_walks_the_loop_from_its_first_step_and_skips_to_the_next_iteration(
-    browser, base_url: str, size: tuple[int, int], theme: str
+    sized, size: tuple[int, int], theme: str
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, base_url=base_url, color_scheme=theme
-    )
-    page = context.new_page()
-    try:
-        present_the_loop(page)
-        first = position(page)
-        assert first.startswith("forward") and iteration(page) == "iteration 0"  # ...Present not
-        plot = page.evaluate(PLOT_JS)
-        assert plot["axes"] == 1 and plot["ticks"][2:] == ["0", "19"], plot
-        assert float(plot["ticks"][0]) > float(plot["ticks"][1]) > 0  # the highest loss on top
-        assert plot["line"] == plot["mark"]
+    page = sized(size[0], size[1], theme)
+    present_the_loop(page)
+    first = position(page)
+    assert first.startswith("forward") and iteration(page) == "iteration 0"  # ...Present not
+    plot = page.evaluate(PLOT_JS)
+    assert plot["axes"] == 1 and plot["ticks"][2:] == ["0", "19"], plot
+    assert float(plot["ticks"][0]) > float(plot["ticks"][1]) > 0  # the highest loss on top
+    assert plot["line"] == plot["mark"]
+    page.keyboard.press("PageDown")
+    second = position(page)
+    assert second != first
+    for key, wanted in [(".", "iteration 1"), ("b", "iteration 2")]:
+        page.keyboard.press(key)
+        wait_for(page, f"() => ({ITERATION})() === '{wanted}'")
+        assert position(page) == second  # the same step of the next iteration
+    moved = page.evaluate(PLOT_JS)
+    assert moved["line"] == moved["mark"] > plot["mark"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"loop-present-{size[0]}-{theme}.png"))
+
+
+def test_the_update_step_is_paged_by_the_clicker_before_the_walk_goes_on(sized) -> None:
+    page = sized(1280, 720)
+    present_the_loop(page)
+    page.keyboard.press("End")  # iteration 0's update (set up by keyboard; a clicker pages)
+    wait_for(page, "() => document.querySelector('#position').textContent === 'update'")
+    frames(page)
+    panel = page.evaluate(PANEL_JS)
+    assert panel["lines"] == 41 and panel["more"] and panel["top"] == 0, panel  # every change
+    tops = [0]
+    while page.evaluate(PANEL_JS)["more"]:
         page.keyboard.press("PageDown")
-        second = position(page)
-        assert second != first
-        for key, wanted in [(".", "iteration 1"), ("b", "iteration 2")]:
-            page.keyboard.press(key)
-            wait_for(page, f"() => ({ITERATION})() === '{wanted}'")
-            assert position(page) == second  # the same step of the next iteration
-        moved = page.evaluate(PLOT_JS)
-        assert moved["line"] == moved["mark"] > plot["mark"]
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"loop-present-{size[0]}-{theme}.png"))
-    finally:
-        context.close()
-
-
-def test_the_update_step_is_paged_by_the_clicker_before_the_walk_goes_on(browser, base_url) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=base_url)
-    page = context.new_page()
-    try:
-        present_the_loop(page)
-        page.keyboard.press("End")  # iteration 0's update (set up by keyboard; a clicker pages)
-        wait_for(page, "() => document.querySelector('#position').textContent === 'update'")
         frames(page)
-        panel = page.evaluate(PANEL_JS)
-        assert panel["lines"] == 41 and panel["more"] and panel["top"] == 0, panel  # every change
-        tops = [0]
-        while page.evaluate(PANEL_JS)["more"]:
-            page.keyboard.press("PageDown")
-            frames(page)
-            assert position(page) == "update" and iteration(page) == "iteration 0"
-            tops.append(page.evaluate(PANEL_JS)["top"])
-            assert tops[-1] > tops[-2] and len(tops) < 20
-        assert len(tops) >= 3  # a screenful a press: not all at once
-        page.screenshot(path=str(SHOTS / "loop-update-paged-1280.png"))
-        page.keyboard.press("PageUp")  # back up a screenful first
-        frames(page)
-        assert position(page) == "update" and page.evaluate(PANEL_JS)["top"] < tops[-1]
-        for _ in range(4):  # down again to the last screenful, then on to iteration 1
-            page.keyboard.press("PageDown")
-            if iteration(page) == "iteration 1":
-                break
-        wait_for(page, f"() => ({ITERATION})() === 'iteration 1'")
-        assert position(page).startswith("forward") and page.evaluate(PANEL_JS)["top"] == 0
-    finally:
-        context.close()
+        assert position(page) == "update" and iteration(page) == "iteration 0"
+        tops.append(page.evaluate(PANEL_JS)["top"])
+        assert tops[-1] > tops[-2] and len(tops) < 20
+    assert len(tops) >= 3  # a screenful a press: not all at once
+    page.screenshot(path=str(SHOTS / "loop-update-paged-1280.png"))
+    page.keyboard.press("PageUp")  # back up a screenful first
+    frames(page)
+    assert position(page) == "update" and page.evaluate(PANEL_JS)["top"] < tops[-1]
+    for _ in range(4):  # down again to the last screenful, then on to iteration 1
+        page.keyboard.press("PageDown")
+        if iteration(page) == "iteration 1":
+            break
+    wait_for(page, f"() => ({ITERATION})() === 'iteration 1'")
+    assert position(page).startswith("forward") and page.evaluate(PANEL_JS)["top"] == 0
 
 
-def test_a_classs_qr_panel_leaves_the_loss_plot_and_the_iteration_in_sight(
-    browser, base_url
-) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=base_url)
-    page = context.new_page()
-    try:
-        present_the_loop(page)
-        page.click("#present-class")
-        wait_for(page, "() => document.body.classList.contains('class-qr-on')")
-        frames(page, 4)
-        covered = page.evaluate("""() => {
-          const side = document.getElementById('class-side').getBoundingClientRect();
-          const parts = ['[data-iterations="plot"]', '[data-iterations="position"]',
-                         '[data-iterations="next"]', '[data-iterations="loss"]'];
-          return parts.filter((s) => {
-            const r = document.querySelector(s).getBoundingClientRect();
-            return r.right > side.left && r.left < side.right
-              && r.bottom > side.top && r.top < side.bottom;
-          });
-        }""")
-        assert covered == []
-        page.screenshot(path=str(SHOTS / "loop-class-1280.png"))
-    finally:
-        context.close()
+def test_a_classs_qr_panel_leaves_the_loss_plot_and_the_iteration_in_sight(sized) -> None:
+    page = sized(1280, 720)
+    present_the_loop(page)
+    page.click("#present-class")
+    wait_for(page, "() => document.body.classList.contains('class-qr-on')")
+    frames(page, 4)
+    covered = page.evaluate("""() => {
+      const side = document.getElementById('class-side').getBoundingClientRect();
+      const parts = ['[data-iterations="plot"]', '[data-iterations="position"]',
+                     '[data-iterations="next"]', '[data-iterations="loss"]'];
+      return parts.filter((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return r.right > side.left && r.left < side.right
+          && r.bottom > side.top && r.top < side.bottom;
+      });
+    }""")
+    assert covered == []
+    page.screenshot(path=str(SHOTS / "loop-class-1280.png"))

@@ -42,47 +42,41 @@ CODE_JS = """() => {
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_present_mode_shows_the_steps_line_of_the_program(
-    browser, base_url: str, size: tuple[int, int], theme: str
+    sized, size: tuple[int, int], theme: str
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, base_url=base_url, color_scheme=theme
-    )
-    page = context.new_page()
-    try:
-        page.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))
-        wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
-        assert page.evaluate(CODE_JS)["hidden"]  # beside the editor, the editor shows it
-        page.click("#present")
-        page.locator("#graph-view").focus()
-        if size[1] < 1000:  # a 720p projector: the graph keeps its height until C is pressed
-            frames(page, 3)
-            assert page.evaluate(CODE_JS)["hidden"]
-            page.keyboard.press("c")
-        page.keyboard.press("Home")
-        lines = LECTURE_NEURON.splitlines()
-        seen = set()
-        for _ in range(12):  # through the forward pass and into the backward one
-            page.keyboard.press("PageDown")
-            frames(page, 3)
-            code = page.evaluate(CODE_JS)
-            assert not code["hidden"] and code["beside"], code
-            assert code["line"] is not None and code["inSight"], (position(page), code)
-            assert code["marked"] and code["marked"] in lines[code["line"] - 1]
-            assert code["size"] >= 16 and code["cut"] == 0 and code["lines"] == 3, code
-            seen.add(code["line"])
-        assert len(seen) >= 4  # the mark follows the steps from line to line
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"present-code-{size[0]}-{theme}.png"))
-        shown_height = code["graphHeight"]
-        page.keyboard.press("c")
+    page = sized(size[0], size[1], theme)
+    page.goto("/?" + urllib.parse.urlencode({"source": LECTURE_NEURON}))
+    wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    assert page.evaluate(CODE_JS)["hidden"]  # beside the editor, the editor shows it
+    page.click("#present")
+    page.locator("#graph-view").focus()
+    if size[1] < 1000:  # a 720p projector: the graph keeps its height until C is pressed
         frames(page, 3)
-        hidden = page.evaluate(CODE_JS)
-        assert hidden["hidden"] and hidden["graphHeight"] > shown_height  # the graph takes it back
+        assert page.evaluate(CODE_JS)["hidden"]
         page.keyboard.press("c")
+    page.keyboard.press("Home")
+    lines = LECTURE_NEURON.splitlines()
+    seen = set()
+    for _ in range(12):  # through the forward pass and into the backward one
+        page.keyboard.press("PageDown")
         frames(page, 3)
-        assert not page.evaluate(CODE_JS)["hidden"]
-    finally:
-        context.close()
+        code = page.evaluate(CODE_JS)
+        assert not code["hidden"] and code["beside"], code
+        assert code["line"] is not None and code["inSight"], (position(page), code)
+        assert code["marked"] and code["marked"] in lines[code["line"] - 1]
+        assert code["size"] >= 16 and code["cut"] == 0 and code["lines"] == 3, code
+        seen.add(code["line"])
+    assert len(seen) >= 4  # the mark follows the steps from line to line
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"present-code-{size[0]}-{theme}.png"))
+    shown_height = code["graphHeight"]
+    page.keyboard.press("c")
+    frames(page, 3)
+    hidden = page.evaluate(CODE_JS)
+    assert hidden["hidden"] and hidden["graphHeight"] > shown_height  # the graph takes it back
+    page.keyboard.press("c")
+    frames(page, 3)
+    assert not page.evaluate(CODE_JS)["hidden"]
 
 
 SIZES_JS = """() => {
@@ -96,70 +90,52 @@ SIZES_JS = """() => {
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_the_position_and_the_colour_key_are_read_from_the_back_row(
-    browser, base_url: str, size: tuple[int, int], theme: str
+    sized, size: tuple[int, int], theme: str
 ) -> None:
     """Issue 42, item 8: the position readout (14 px) and the legend (11 px) did not scale in
     Present mode; they are 18 px at least on a 720p projector."""
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, base_url=base_url, color_scheme=theme
-    )
-    page = context.new_page()
-    try:
-        page.goto("/?preset=lecture-neuron")
-        wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
-        page.click("#present")
-        wait_for(page, "() => document.body.classList.contains('presenting')")
-        frames(page, 3)
-        sizes = page.evaluate(SIZES_JS)
-        assert min(sizes.values()) >= 18, sizes
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"present-sizes-{size[0]}-{theme}.png"))
-    finally:
-        context.close()
+    page = sized(size[0], size[1], theme)
+    page.goto("/?preset=lecture-neuron")
+    wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    page.click("#present")
+    wait_for(page, "() => document.body.classList.contains('presenting')")
+    frames(page, 3)
+    sizes = page.evaluate(SIZES_JS)
+    assert min(sizes.values()) >= 18, sizes
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"present-sizes-{size[0]}-{theme}.png"))
 
 
 GRAPH_JS = """() => {
-  const texts = [...document.querySelectorAll('#graph-view svg g.node text')]
-    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0);
-  const px = texts.map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')));
-  px.sort((a, b) => a - b);
   const graph = document.getElementById('graph-view').getBoundingClientRect();
-  return { height: graph.height, top: graph.top, px: px[Math.floor(px.length / 2)],
+  return { height: graph.height, top: graph.top,
            asked: !document.getElementById('predict-form').hidden };
 }"""
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_a_predict_question_keeps_the_graphs_size_in_present_mode(
-    browser, base_url: str, theme: str
-) -> None:
+def test_a_predict_question_keeps_the_graphs_size_in_present_mode(sized, theme: str) -> None:
     """Issue 42, item 8: a Predict question's form pushed the graph down (21 → 13 px text) and
     made it jump on every press; in Present mode the question takes the explanation's place."""
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 720}, base_url=base_url, color_scheme=theme
-    )
-    page = context.new_page()
-    try:
-        page.goto("/?preset=lecture-neuron")
-        wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
-        page.click("#present")
-        page.locator("#graph-view").focus()
-        page.keyboard.press("Home")
+    page = sized(1280, 720, theme)
+    page.goto("/?preset=lecture-neuron")
+    wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    page.click("#present")
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    frames(page, 3)
+    before = page.evaluate(GRAPH_JS)
+    page.check("#predict")
+    page.locator("#graph-view").focus()
+    sizes = []
+    for _ in range(12):  # the forward steps, then the backward ones ask
+        page.keyboard.press("PageDown")
         frames(page, 3)
-        before = page.evaluate(GRAPH_JS)
-        page.check("#predict")
-        page.locator("#graph-view").focus()
-        sizes = []
-        for _ in range(12):  # the forward steps, then the backward ones ask
-            page.keyboard.press("PageDown")
-            frames(page, 3)
-            now = page.evaluate(GRAPH_JS)
-            if now["asked"]:
-                sizes.append(now)
-                page.screenshot(path=str(SHOTS / f"present-predict-1280-{theme}.png"))
-                break
-        assert sizes, "no question was asked"
-        assert abs(sizes[0]["height"] - before["height"]) <= 1, (before, sizes)
-        assert abs(sizes[0]["top"] - before["top"]) <= 1
-    finally:
-        context.close()
+        now = page.evaluate(GRAPH_JS)
+        if now["asked"]:
+            sizes.append(now)
+            page.screenshot(path=str(SHOTS / f"present-predict-1280-{theme}.png"))
+            break
+    assert sizes, "no question was asked"
+    assert abs(sizes[0]["height"] - before["height"]) <= 1, (before, sizes)
+    assert abs(sizes[0]["top"] - before["top"]) <= 1
