@@ -43,6 +43,18 @@ export function explanationRows(model, entry, decimals) {
   return [...(stepAt(model, entry.phase, entry.step)?.rows ?? []).map(cells), ...findings];
 }
 
+/** The most rows any step of the walk explains with (findings included): Present mode sizes the
+ * explanation once per program to it, so the graph keeps every pixel the words do not need. */
+export function tallestExplanation(model) {
+  let most = 0;
+  for (const entry of model.walk) {
+    const call = entry.box === null ? null : model.calls.get(entry.box);
+    const rows = call ? (entry.phase === "forward" ? call.forward : call.backward).length : (stepAt(model, entry.phase, entry.step)?.rows.length ?? 0);
+    most = Math.max(most, rows + findingsOf(model, entry).length);
+  }
+  return most;
+}
+
 /** The explanation panel's content: a title line and the rows. */
 export function explanationContent(model, entry, decimals) {
   if (!model) return [el("p", { class: "hint", text: "Run a program to see its graph." })];

@@ -4,7 +4,7 @@
 // to the same state and the same render (options.render). Stepping never asks the server:
 // the trace has every step.
 
-import { explanationContent, fitLines, narration, predictHint, predictQuestion } from "./explain.js";
+import { explanationContent, fitLines, narration, predictHint, predictQuestion, tallestExplanation } from "./explain.js";
 import { wireGraphInput } from "./graph-input.js";
 import { mountGraph, nodeIdOf, paintGraph, unmountGraph } from "./graph.js";
 import { onStepKey } from "./keys.js";
@@ -101,6 +101,12 @@ export function createStepper(root, options = {}) {
       ui.view = quiz ? previewView(model, quiz.step) : viewAt(model, state.phase, state.step, ui.view);
       paintGraph(ui.graph, model, ui.view, state.decimals, state.selected, state.topo ?? false);
       const entry = entryAt(model, at);
+      if (ui.painted.walk !== model.walk || ui.painted.predicting !== state.predict) {
+        // a new program, or predict mode (it steps into calls; its question needs 3 rows)
+        Object.assign(ui.painted, { walk: model.walk, predicting: state.predict });
+        const rows = Math.max(tallestExplanation(model), state.predict ? 3 : 1);
+        part("explanation")?.parentElement.style.setProperty("--explain-rows", String(rows));
+      }
       const rebuilt = paintOnce("explanation", [model, entry, state.decimals, quiz?.step], () =>
         quiz ? predictHint(model, quiz.step) : explanationContent(model, entry, state.decimals),
       );

@@ -55,11 +55,15 @@ function unitsPerPixel(graph, box) {
   return Math.max(box.width / graph.size.width, box.height / graph.size.height) || 1;
 }
 
+/** The margin kept around the drawing: 2% of each side's own length (a wide graph's margin
+ * taken from its width would cost a short view a tenth of its height, and of its text size). */
+const margin = (h) => ({ x: h.width * 0.02, y: h.height * 0.02 });
+
 /** The whole graph in view, with a small margin. */
 export function fitGraph(graph) {
   const h = graph.home;
-  const pad = Math.max(h.width, h.height) * 0.02;
-  setViewBox(graph, { x: h.x - pad, y: h.y - pad, width: h.width + 2 * pad, height: h.height + 2 * pad });
+  const pad = margin(h);
+  setViewBox(graph, { x: h.x - pad.x, y: h.y - pad.y, width: h.width + 2 * pad.x, height: h.height + 2 * pad.y });
 }
 
 /** Zoom by `factor` (> 1 zooms in) about a point given in client pixels (default: centre). */
@@ -137,11 +141,11 @@ export function fitReadable(graph, id) {
  * the drawing (no empty margin beside a graph that is larger than the view). */
 function centredOn(graph, target, width, height) {
   const h = graph.home;
-  const pad = Math.max(h.width, h.height) * 0.02;
+  const pad = margin(h);
   const clamp = (v, lo, size, span) => (size >= span ? lo + (span - size) / 2 : Math.min(Math.max(v, lo), lo + span - size));
   return {
-    x: clamp(target.x + target.width / 2 - width / 2, h.x - pad, width, h.width + 2 * pad),
-    y: clamp(target.y + target.height / 2 - height / 2, h.y - pad, height, h.height + 2 * pad),
+    x: clamp(target.x + target.width / 2 - width / 2, h.x - pad.x, width, h.width + 2 * pad.x),
+    y: clamp(target.y + target.height / 2 - height / 2, h.y - pad.y, height, h.height + 2 * pad.y),
     width,
     height,
   };

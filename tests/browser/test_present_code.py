@@ -139,3 +139,43 @@ def test_a_predict_question_keeps_the_graphs_size_in_present_mode(sized, theme: 
     assert sizes, "no question was asked"
     assert abs(sizes[0]["height"] - before["height"]) <= 1, (before, sizes)
     assert abs(sizes[0]["top"] - before["top"]) <= 1
+
+
+TEXT_PX_JS = """() => {
+  const px = [...document.querySelectorAll('#graph-view svg g.node text')]
+    .filter((t) => t.getBoundingClientRect().height > 0)
+    .map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')))
+    .sort((a, b) => a - b);
+  return px[Math.floor(px.length / 2)];
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_a_class_question_keeps_the_neurons_text_from_the_back_row(
+    sized, size: tuple[int, int], theme: str
+) -> None:
+    """Issue 42, item 8: with a class's question open the answers' column took 30% of the
+    width and the neuron's text fell from 21 to 13 px; it stays 20 px or more at 720p (the
+    explanation as tall as the program's longest step, a narrower column on a projector)."""
+    page = sized(size[0], size[1], theme)
+    page.goto("/?preset=lecture-neuron")
+    wait_for(page, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    page.click("#present")
+    wait_for(page, "() => document.body.classList.contains('presenting')")
+    frames(page, 3)
+    alone = page.evaluate(TEXT_PX_JS)
+    page.click("#present-class")
+    wait_for(page, "() => !document.getElementById('class-bar').hidden")
+    page.locator("#graph-view").focus()
+    for _ in range(12):
+        if position(page) == "backward 2/6":  # o = tanh(n): the class is asked n.grad
+            break
+        page.keyboard.press("PageDown")
+    page.keyboard.press("a")
+    wait_for(page, "() => !document.getElementById('class-asking').hidden")
+    frames(page, 3)
+    asking = page.evaluate(TEXT_PX_JS)
+    assert alone >= 20 and asking >= 20, (alone, asking)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"present-asking-{size[0]}-{theme}.png"))
