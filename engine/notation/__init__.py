@@ -40,16 +40,20 @@ from engine.notation.lines import (
     update_text,
 )
 from engine.notation.naming import (
+    MAX_CODE_NAME_CHARS,
+    code_name,
     constant_name,
     grad_of,
     made_name,
     numbered_name,
+    partial_sum_name,
     position_markers,
     ref,
     uses_text,
 )
 
 __all__ = [
+    "MAX_CODE_NAME_CHARS",
     "ContributionText",
     "Kind",
     "LineRefs",
@@ -63,6 +67,7 @@ __all__ = [
     "Use",
     "accumulates_note",
     "becomes",
+    "code_name",
     "constant_name",
     "constant_note",
     "contribution_text",
@@ -76,6 +81,7 @@ __all__ = [
     "numbered_name",
     "output_sum",
     "partial",
+    "partial_sum_name",
     "position_markers",
     "ref",
     "seed_text",

@@ -1,16 +1,20 @@
 """How values are named in what a student reads: a name inside a formula (bracketed when
-compound), a grad's name, the name made for a value the program did not name, a constant's
-number, the markers of an operand used twice, and who uses a value."""
+compound), a grad's name, the name made for a value the program did not name (its expression,
+the code's text of it, a partial sum's count), a constant's number, the markers of an operand
+used twice, and who uses a value."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 MAX_MADE_NAME_CHARS = 10  # a name made from an expression; longer ones are numbered (t₁₂)
+MAX_CODE_NAME_CHARS = 12  # the code's own text (x1*w1+x2*w2) names what a made name cannot
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _COMPOUND = frozenset("+-*/−· ^⁰¹²³⁴⁵⁶⁷⁸⁹⁻")  # an op at depth 0: the name is not one term
 
 
@@ -81,6 +85,28 @@ def made_name(expr: str, node_id: int) -> str:
     node."""
     tight = expr.replace(" ", "")
     return tight if len(tight) <= MAX_MADE_NAME_CHARS else numbered_name(node_id)
+
+
+def code_name(text: str, made_from: Collection[str]) -> str | None:
+    """The code's own text of the expression that made a value (``x1*w1 + x2*w2``), written
+    tight, as its name when it is short and reads only the values it was made from: each name
+    in it (a function's or a method's aside) one of ``made_from``. ``1 + c`` made from ``c₁``
+    says another value than the one it made, and ``(yout - ygt)**2`` in a loop names no value
+    at all: None."""
+    tight = "".join(text.split())
+    if not tight or len(tight) > MAX_CODE_NAME_CHARS:
+        return None
+    for m in _IDENTIFIER.finditer(tight):
+        called = tight[m.end() : m.end() + 1] == "(" or tight[m.start() - 1 : m.start()] == "."
+        if not called and m.group() not in made_from:
+            return None
+    return tight
+
+
+def partial_sum_name(terms: int) -> str:
+    """``Σ`` and how many terms a running total holds (``Σ₂``): a partial sum of ``sum(...)``
+    that nobody named. A Python name cannot hold a subscript digit either."""
+    return f"Σ{str(terms).translate(SUBSCRIPTS)}"
 
 
 def numbered_name(node_id: int) -> str:

@@ -15,13 +15,20 @@ from engine.trace.slots import Slots
 from engine.trace.walk import Walk
 
 MAX_LISTED_OUTPUTS = 4  # a folded box lists this many of its values; more are counted
+MAX_CALL_TEXT = 16  # a call run again is titled by its text (n(x) #2) up to this length
 
 
 class Calls:
     """The calls that made traced values: their titles, where each node was made (for step
     titles and for names that others share), their outlines, and the ``CallInfo`` of each."""
 
-    def __init__(self, calls: Sequence[Call], source: str, nodes: Sequence[NodeOutline]) -> None:
+    def __init__(
+        self,
+        calls: Sequence[Call],
+        source: str,
+        nodes: Sequence[NodeOutline],
+        edges: Sequence[Edge] = (),
+    ) -> None:
         self.parents = {c.id: c.parent for c in calls}
         self.members: dict[int, list[int]] = {}
         for n in nodes:
@@ -30,9 +37,21 @@ class Calls:
                 self.members.setdefault(call, []).append(n.id)
                 call = self.parents[call]
         self.made = [c for c in calls if c.id in self.members]
-        self.titles = _titles(self.made, source.splitlines())
-        self.where = _where(nodes, self.titles, self.parents)
         self.nodes = nodes
+        self.titles = _titles(self.made, source.splitlines(), self._parameters(edges))
+        self.where = _where(nodes, self.titles, self.parents)
+
+    def _parameters(self, edges: Sequence[Edge]) -> dict[int, set[int]]:
+        """The leaves made in a call of their own (a constructor's weights) that each call's
+        values use: calls that use the same ones are calls of one object (or one function
+        reading the same weights), as four points through one model are."""
+        used: dict[int, set[int]] = {}
+        for e in edges:
+            leaf = self.nodes[e.source]
+            if leaf.kind == "input" and leaf.call is not None:
+                for c in self.around(e.target) - self.around(e.source):
+                    used.setdefault(c, set()).add(e.source)
+        return used
 
     def inside(self, node: int) -> str:
         """``in Neuron 3, Layer 1, MLP(3, [4, 4, 1])``: every call around a node, innermost
@@ -100,7 +119,7 @@ class Calls:
         infos = []
         for call in outlines:
             first, last = call.first, call.last
-            around = self._chain(self.parents[call.id])  # "in MLP 1": which Layer 1 this is
+            around = self._chain(self.parents[call.id])  # "in n(x) #1": which Layer 1 this is
             computed = [c for i in range(first, last + 1) if (c := nodes[i].computed_at) >= 0]
             sent = [sent_at[i] for i in range(first, last + 1) if i in sent_at]
             count = len(walk.step_nodes)
@@ -140,24 +159,40 @@ def _run_title(phase: str, steps: list[int], count: int, title: str, around: str
     return titles.step_title(phase, min(steps), max(steps), count, f"{title}, folded", around)
 
 
-def _titles(calls: list[Call], lines: list[str]) -> dict[int, str]:
-    """``MLP(3, [4, 4, 1])`` for a call the program writes once; otherwise by what is called,
-    ``Neuron 3`` for the third of several made by the same caller (``n(x)`` inside a layer
-    says less than ``Neuron``)."""
+def _titles(calls: list[Call], lines: list[str], parameters: dict[int, set[int]]) -> dict[int, str]:
+    """``MLP(3, [4, 4, 1])`` for a call the program writes once; ``n(x) #2`` for the second run
+    of a call written once that calls one object again (its runs use the same parameters: four
+    points through one model), ``MLP call #2`` when what is written is long
+    (``list(map(model, inputs))``); otherwise by what is called, ``Neuron 3`` for the third of
+    several objects called by the same caller (``n(x)`` inside a layer says less than
+    ``Neuron``)."""
 
     def text(c: Call) -> str:
         return lines[c.span.line - 1][c.span.column - 1 : c.span.end_column - 1]
 
     written = Counter((c.parent, text(c)) for c in calls)
+    runs: dict[tuple[int | None, str], list[Call]] = {}
+    for c in calls:
+        runs.setdefault((c.parent, text(c)), []).append(c)
+    again = set()  # the sites (caller, text) whose runs call one object again
+    for site, cs in runs.items():
+        counts = Counter(p for c in cs for p in parameters.get(c.id, ()))
+        if len(cs) > 1 and any(n > 1 for n in counts.values()):
+            again.add(site)
     repeated = Counter((c.parent, c.name) for c in calls if written[(c.parent, text(c))] > 1)
     seen: Counter[tuple[int | None, str]] = Counter()
     titles = {}
     for c in calls:
-        if c.parent is None and written[(None, text(c))] == 1 and 0 < len(text(c)) <= 24:
+        site = (c.parent, text(c))
+        if c.parent is None and written[site] == 1 and 0 < len(text(c)) <= 24:
             titles[c.id] = text(c)  # written once in the program: MLP(3, [4, 4, 1])
+        elif site in again:
+            seen[site] += 1
+            short = 0 < len(text(c)) <= MAX_CALL_TEXT
+            titles[c.id] = f"{text(c) if short else f'{c.name} call'} #{seen[site]}"
         elif repeated[(c.parent, c.name)] > 1:
             seen[(c.parent, c.name)] += 1
-            titles[c.id] = f"{c.name} {seen[(c.parent, c.name)]}"  # n(x) in a loop: MLP 2
+            titles[c.id] = f"{c.name} {seen[(c.parent, c.name)]}"  # n(x) in a layer: Neuron 2
         else:
             titles[c.id] = c.name
     return titles

@@ -46,7 +46,7 @@ def outline(program: Program) -> Outline:
     ids = [0] * len(order)
     for k, i in enumerate(order):
         ids[i] = k
-    names = Names(g, ids, order)
+    names = Names(g, ids, order, program.source)
     nodes = tuple(
         NodeOutline(
             k,
@@ -62,7 +62,7 @@ def outline(program: Program) -> Outline:
         Edge(ids[p], k, position) for k, i in enumerate(order)
         for position, p in enumerate(g.parents[i])
     )  # fmt: skip
-    made_in = Calls(g.call_list, program.source, nodes)
+    made_in = Calls(g.call_list, program.source, nodes, edges)
     calls = made_in.outlines(edges, ids[g.output])
     learner = study(program) if g.engine == "program" else None
     return Outline(nodes, edges, calls, g, order, ids, names, made_in, learner)

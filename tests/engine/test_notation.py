@@ -125,6 +125,34 @@ def test_a_made_name_that_is_a_power_or_a_root_is_bracketed_as_a_whole() -> None
     assert lines(t, "b")[0].startswith("(a²).grad += ∂b/∂(a²) · b.grad | ∂b/∂(a²) = 2·(a²)")
 
 
+def test_a_running_total_of_sum_is_named_by_its_partial_sums() -> None:
+    # sum(...) adds one term at a time: its totals are Σ₁, Σ₂ (how many terms each holds), not
+    # b+(w·1) and t₇, a number the code does not show
+    t = traced("w = 0.5\nb = 1.0\ny = sum((w * x for x in [1.0, 2.0, 3.0]), b)\n")
+    assert [n.name for n in t.structure.nodes if n.kind == "intermediate"] == [
+        "w·1", "Σ₁", "w·2", "Σ₂", "w·3"
+    ]  # fmt: skip
+    assert node(t, "Σ₁").formula == "Σ₁ = b + (w·1)"
+    assert node(t, "Σ₂").formula == "Σ₂ = Σ₁ + (w·2)"
+    assert node(t, "y").formula == "y = Σ₂ + (w·3)"
+    assert lines(t, "y")[0].startswith("Σ₂.grad += ∂y/∂Σ₂ · y.grad | ∂y/∂Σ₂ = 1")
+    # one addition written where a sum is (a + b) is no running total: it keeps its made name
+    assert node(traced("a = 1.0\nb = 2.0\nc = a + b + a\n"), "a+b").formula == "a+b = a + b"
+
+
+def test_a_long_made_name_is_the_codes_own_text_when_that_reads_the_same_values() -> None:
+    # (x1·w1)+(x2·w2) is too long for a box; the code writes it x1*w1 + x2*w2, in the names of
+    # the values it is made from
+    t = traced("x1 = 1.0\nx2 = -2.0\nw1 = 0.5\nw2 = -1.5\nbias = 0.1\nact = x1*w1 + x2*w2 + bias\n")
+    assert node(t, "x1*w1+x2*w2").formula == "x1*w1+x2*w2 = (x1·w1) + (x2·w2)"
+    assert node(t, "act").formula == "act = (x1*w1+x2*w2) + bias"
+    # but here the code's c is the value named c₁: "1+c+(-a)" would name another value
+    t = traced("a = 2.0\nb = -3.0\nc = a + b\nc = c * 2\ne = (1 + c + (-a)) * b\n")
+    assert [n.name for n in t.structure.nodes if n.kind != "constant"] == [
+        "a", "b", "c", "c₁", "1+c₁", "−a", "t₈", "e"
+    ]  # fmt: skip
+
+
 def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
     # the two a+b are different values, each using b once: "used twice by a+b" would say one
     # value uses b twice (docs/notation.md's example 1), as the demo's "used 16 times by

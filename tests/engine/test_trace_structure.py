@@ -6,6 +6,7 @@ and an update after backward() as a step of its own."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from test_run import LECTURE_NEURON
@@ -204,3 +205,54 @@ def test_weights_several_calls_use_stay_with_the_constructor() -> None:
     assert inputs and all(calls[n.call].title.startswith("Neuron") for n in inputs)
     made_in = {calls[calls[calls[n.call].parent].parent].title for n in inputs}  # type: ignore[index]
     assert made_in == {"MLP(3, [4, 4, 1])"}
+
+
+def test_the_lecture_mlp_names_its_calls_and_partial_sums_as_its_code_makes_them() -> None:
+    # four points through one model are four calls of n(x), not four MLPs; each neuron's
+    # running total of sum(...) and the loss's are partial sums Σ₁, Σ₂, ..., not t₄₆ or
+    # t₃₈₆+t₃₉₀ (docs/notation.md, "Names")
+    t = trace(run(LECTURE_MLP))
+    calls = t.structure.calls
+    top = [c.title for c in calls if c.parent is None]
+    assert top == ["MLP(3, [4, 4, 1])", "n(x) #1", "n(x) #2", "n(x) #3", "n(x) #4"]
+    first = next(c for c in calls if c.title == "n(x) #1")
+    inner = [c for c in calls if c.parent == first.id]
+    assert [c.title for c in inner] == ["Layer 1", "Layer 2", "Layer 3"]  # three layers
+    neurons = [c.title for c in calls if c.parent == inner[0].id]
+    assert neurons == ["Neuron 1", "Neuron 2", "Neuron 3", "Neuron 4"]  # four neurons
+    steps_in = next(s for s in steps(t, "forward") if "in Neuron 1, Layer 1" in s.title)
+    assert steps_in.title.endswith("in Neuron 1, Layer 1, n(x) #1")
+    numbered = [n.name for n in t.structure.nodes if re.fullmatch("t[₀-₉]+", n.name)]
+    assert numbered == ["t₃₉₀", "t₃₉₅"]  # (out−(−1))²: too long to write on its box
+    loss = node(t, "loss")
+    assert loss.formula == "loss = Σ₃ + ((out−1)²)"
+    last = [n for n in t.structure.nodes if n.call is None and n.name.startswith("Σ")]
+    assert [n.name for n in last] == ["Σ₁", "Σ₂", "Σ₃"]
+    assert [n.formula for n in last] == [
+        "Σ₁ = 0 + ((out−1)²)",
+        "Σ₂ = Σ₁ + t₃₉₀",
+        "Σ₃ = Σ₂ + t₃₉₅",
+    ]
+    first_neuron = [n for n in t.structure.nodes if n.call == 15 and n.kind == "intermediate"]
+    assert [n.name for n in first_neuron] == [
+        "w[0]·2", "Σ₁", "w[1]·3", "Σ₂", "w[2]·(−1)", "act", "out"
+    ]  # fmt: skip
+    assert node(t, "act").formula == "act = Σ₂ + (w[2]·(−1))"
+
+
+CALLS_OF_ONE_OBJECT = """\
+class Scale:
+  def __init__(self):
+    self.w = Value(0.5)
+  def __call__(self, x):
+    return self.w * x
+s = Scale()
+ys = [s(x) for x in [1.0, 2.0]]
+loss = ys[0] + ys[1]
+loss.backward()
+"""
+
+
+def test_calls_of_one_object_are_named_by_the_call_as_written_and_its_run() -> None:
+    titles = [c.title for c in trace(run(CALLS_OF_ONE_OBJECT)).structure.calls]
+    assert titles == ["Scale()", "s(x) #1", "s(x) #2"]
