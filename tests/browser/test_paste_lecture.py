@@ -110,7 +110,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     boxes = page.locator("#graph-view g.call.folded")
     assert boxes.count() == 15  # the parameters' 3 layers, and 3 layers for each of 4 points
     assert page.locator("#graph-view g.node.value").count() < 40  # the loss's own values
-    layer = call_id(t, "Layer 1", "MLP 1")
+    layer = call_id(t, "Layer 1", "n(x) #1")
     open_box(page, layer)
     # one level opens: the layer's frame around its four neurons, each still folded
     assert page.locator(f"#graph-view #k{layer}").count() == 1
@@ -133,7 +133,7 @@ def test_the_lecture_mlp_folds_by_layer_opens_a_level_at_a_time_and_steps_over_o
     page.locator("#graph-view").focus()
     page.keyboard.press("Home")
     assert title(page) == steps(t, "forward")[0].title  # inside the open Neuron 1
-    assert "in Neuron 1, Layer 1, MLP 1" in title(page)
+    assert "in Neuron 1, Layer 1, n(x) #1" in title(page)
     over_steps = int(page.locator("#scrubber").get_attribute("max"))
     for _ in range(8):
         if "Neuron 2, folded" in title(page):
