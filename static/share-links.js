@@ -49,8 +49,8 @@ function graphQuery(state, extra = {}) {
  * {link, stepLink, embed, iframe, reveal, markdown, png, svg, zip, gif, html}. The link and
  * the embeds start at the first step (a class, or a deck, walks from the start); stepLink opens
  * this exact step.
- * `options`: {controls: "full"|"minimal"|"none", theme: "light"|"dark", steps: total steps,
- * delay: ms per GIF frame}.
+ * `options`: {controls: "full"|"minimal"|"none", theme: "light"|"dark", scale: the embeds'
+ * text size (1 as on the page), steps: total steps, delay: ms per GIF frame}.
  */
 export function shareLinks(origin, state, options) {
   const query = stateToQuery(state, { at: false });
@@ -60,6 +60,8 @@ export function shareLinks(origin, state, options) {
   if (options.controls !== "full") embedQuery.set("controls", options.controls);
   if (options.theme !== "auto") embedQuery.set("theme", options.theme);
   else embedQuery.delete("theme");
+  // the embed's text size (embed-options.js): on a slide the graph's text reads from the back
+  if (options.scale && options.scale !== 1) embedQuery.set("scale", String(options.scale));
   const embed = `${origin}/embed?${embedQuery}`;
   const title = `gradstep: ${state.phase} step ${state.step + 1}`;
   const iframe = `<iframe src="${escapeAttr(embed)}" width="${FRAME.width}" height="${FRAME.height}" title="${escapeAttr(title)}" allow="fullscreen" style="border:0"></iframe>`;

@@ -18,6 +18,7 @@ export function wireShare(button, current) {
     const links = shareLinks(location.origin, state, {
       controls: $("share-controls").value,
       theme: $("share-theme").value,
+      scale: Number($("share-scale").value),
       steps,
       delay: Number($("share-delay").value),
     });
@@ -49,7 +50,7 @@ export function wireShare(button, current) {
     fill();
     dialog.showModal();
   });
-  for (const id of ["share-controls", "share-theme", "share-delay"]) $(id).addEventListener("change", fill);
+  for (const id of ["share-controls", "share-theme", "share-scale", "share-delay"]) $(id).addEventListener("change", fill);
   dialog.addEventListener("click", (e) => {
     const target = e.target.closest("[data-copy]");
     if (target) copy($(target.dataset.copy));
