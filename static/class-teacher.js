@@ -31,7 +31,7 @@ export const spacedCode = (code) => code.replace(/(.{4})(?=.)/g, "$1 ");
  * `stepper`: the page's; `presenting()`: whether Present mode is on.
  */
 export function wireClassroom({ stepper, view, presenting }) {
-  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true, events: null, folded: false };
+  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, ahead: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true, events: null, folded: false };
 
   const status = (text) => { $("class-status").textContent = text; };
 
@@ -52,6 +52,8 @@ export function wireClassroom({ stepper, view, presenting }) {
     const roam = $("class-roam");
     roam.setAttribute("aria-pressed", String(cls.roam));
     roam.textContent = cls.roam ? "Follow me" : "Let students roam";
+    $("class-roam-to").hidden = !cls.roam;
+    $("class-roam-to").value = cls.ahead ? "anywhere" : "here";
     renderAsk();
     const q = cls.question;
     $("class-count").textContent = q ? `${cls.count} ${cls.count === 1 ? "answer" : "answers"}${cls.open ? "" : " · closed"}` : "";
@@ -192,7 +194,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   /* ---------- starting, resuming, ending ---------- */
 
   function hold(code, key, program) {
-    Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true });
+    Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, ahead: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true });
     listen();
     sessionStorage.setItem(TEACHER_KEY, JSON.stringify({ code, key }));
     $("class-qr").src = classQrUrl(code); // the address is printed under the code
@@ -226,6 +228,7 @@ export function wireClassroom({ stepper, view, presenting }) {
     hold(held.code, held.key, snapshot.program.source);
     cls.paused = snapshot.position.paused;
     cls.roam = snapshot.position.roam;
+    cls.ahead = snapshot.position.roam_ahead;
     status("Class resumed.");
     render();
   }
@@ -261,9 +264,18 @@ export function wireClassroom({ stepper, view, presenting }) {
 
   async function toggle(what) {
     const on = !cls[what];
-    const done = await classCommand(cls.code, cls.key, what === "paused" ? "pause" : "roam", what === "paused" ? { paused: on } : { roam: on });
+    const done = await classCommand(cls.code, cls.key, what === "paused" ? "pause" : "roam", what === "paused" ? { paused: on } : { roam: on, ahead: cls.ahead });
     if (!done.ok) return status(done.error.message);
     cls[what] = on;
+    render();
+  }
+
+  /** How far roaming students may step: up to the teacher's step (it moves with the teacher),
+   * or anywhere in the program. */
+  async function roamTo(ahead) {
+    const done = await classCommand(cls.code, cls.key, "roam", { roam: cls.roam, ahead });
+    if (!done.ok) return status(done.error.message);
+    cls.ahead = ahead;
     render();
   }
 
@@ -349,7 +361,7 @@ export function wireClassroom({ stepper, view, presenting }) {
       else if (e.type === "reveal" && cls.question?.id === e.question) {
         cls.count = e.histogram.count;
         return revealed(e.round, e.histogram);
-      } else if (e.type === "position") Object.assign(cls, { paused: e.paused, roam: e.roam });
+      } else if (e.type === "position") Object.assign(cls, { paused: e.paused, roam: e.roam, ahead: e.roam_ahead });
       else if (e.type === "program") Object.assign(cls, { question: null, rounds: {} });
       else if (e.type === "closed") return forget(e.reason === "expired" ? "The class expired." : "Class ended.");
       render();
@@ -376,6 +388,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   $("present-class").addEventListener("click", start);
   $("class-pause").addEventListener("click", () => toggle("paused"));
   $("class-roam").addEventListener("click", () => toggle("roam"));
+  $("class-roam-to").addEventListener("change", (e) => roamTo(e.target.value === "anywhere"));
   $("class-ask").addEventListener("click", ask);
   $("class-lock").addEventListener("click", lock);
   $("class-reveal").addEventListener("click", reveal);

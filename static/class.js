@@ -25,6 +25,7 @@ const s = {
   drawn: "", // what the graph was drawn for: program, values, folds, iteration
   paused: false,
   roam: false,
+  ahead: false, // roaming past the teacher's step
   question: null, // the question event on screen
   locked: false, // its round takes no more answers (the teacher moved on, or stopped them)
   count: 0,
@@ -63,7 +64,7 @@ function render() {
     closed: "The class has ended.",
     connecting: s.program ? "Reconnecting…" : "Connecting…",
     paused: "Paused",
-    roam: "Explore: step on your own (← →)",
+    roam: s.ahead ? "Explore: step on your own (← →)" : "Explore up to the class's step (← →)",
     follow: "Following the teacher",
   }[mode];
   root.dataset.mode = mode;
@@ -124,7 +125,7 @@ function withhold() {
   if (!state?.model) return;
   const q = s.question;
   const step = state.phase === "backward" ? stepAt(state.model, "backward", state.step) : null;
-  const hide = Boolean(q) && unrevealed() && !s.roam && !s.closed && Boolean(step?.changes.some((c) => c.node === q.node));
+  const hide = Boolean(q) && unrevealed() && !(s.roam && s.ahead) && !s.closed && Boolean(step?.changes.some((c) => c.node === q.node));
   if (hide && state.quiz?.step !== state.step) stepper.setState({ quiz: { class: true, step: state.step, question: `What is ${q.name}? Answer below.`, asks: [] } });
   else if (!hide && state.quiz) stepper.setState({ quiz: null });
 }
@@ -152,6 +153,7 @@ async function follow() {
       if (!(await draw(at))) break;
       if (s.paused || again) continue;
       if (!s.roam) stepper.goTo(stepper.positionOf(at.phase, at.step));
+      else stepper.goTo(stepper.position()); // the teacher stepped back: not past the class's step
     } while (again);
   } finally {
     busy = false;
@@ -197,7 +199,7 @@ function onEvent(e) {
   s.connected = true;
   if (e.type === "position") {
     const snap = s.paused && !e.paused; // (a position carries paused too)
-    Object.assign(s, { teacher: e, paused: e.paused, roam: e.roam });
+    Object.assign(s, { teacher: e, paused: e.paused, roam: e.roam, ahead: e.roam_ahead });
     if (e.program !== s.program?.digest) return void reload();
     if (!s.paused || snap) follow();
   } else if (e.type === "paused") {
@@ -309,6 +311,8 @@ async function start() {
   stepper = createStepper(root, {
     state: { over: true },
     onQuizNext: () => (stepper.setState({ quiz: null }), stepper.next()), // roaming past the question
+    // roaming students go back over what the class has seen, not ahead of it (unless let)
+    limit: () => (s.roam && !s.ahead && s.teacher ? stepper.positionOf(s.teacher.phase, s.teacher.step) : null),
   });
   document.addEventListener("keydown", (e) => {
     if (!s.roam || s.paused || s.closed) return; // following or paused: the keys wait

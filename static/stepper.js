@@ -20,7 +20,8 @@ const STEP_MS = 1000; // per step at speed 1: time to read one line of arithmeti
  * onQuizNext(): a clicker's Page Down at predict mode's open question (the page checks or reveals),
  * iterations: a training loop's iterations, {has(delta), go(delta, at)}: whether the iteration
  * delta away exists, and go there ("first" step, "last" step or the "same" step), paging():
- * whether a clicker's Page Down pages an explanation that overflows before stepping}.
+ * whether a clicker's Page Down pages an explanation that overflows before stepping, limit():
+ * the last position that may be shown, or null (a live class's students roam up to its step)}.
  */
 export function createStepper(root, options = {}) {
   const part = (name) => root.querySelector(`[data-part="${name}"]`);
@@ -155,7 +156,7 @@ export function createStepper(root, options = {}) {
     const { model } = state;
     if (!model) return false;
     const last = timelineLength(model) - 1;
-    let p = Math.min(Math.max(Math.trunc(Number.isFinite(target) ? target : 0), 0), last);
+    let p = Math.min(Math.max(Math.trunc(Number.isFinite(target) ? target : 0), 0), last, options.limit?.() ?? last);
     let quiz = null;
     if (p > reachable()) {
       const next = state.frontier + 1; // the first backward step not yet answered

@@ -1,11 +1,12 @@
 """A class's state, as both stores keep it, and the events made from it.
 
 The state is one JSON object, changed only by its teacher's commands: the program, the position
-every student's screen follows, ``paused`` and ``roam``, and the questions asked, each with its
-rounds (Peer Instruction's second vote is a second round of the same question). Beside it a store
-keeps ``seq``, the id of the class's last event; ``open``, the round taking answers; and the
-answers, counted once per student and round. A command is a function from a ``Snapshot`` to a
-``Change``: the new state and the events it sends, which the store applies atomically.
+every student's screen follows, ``paused``, ``roam`` and how far (``roam_ahead``), and the
+questions asked, each with its rounds (Peer Instruction's second vote is a second round of the
+same question). Beside it a store keeps ``seq``, the id of the class's last event; ``open``, the
+round taking answers; and the answers, counted once per student and round. A command is a
+function from a ``Snapshot`` to a ``Change``: the new state and the events it sends, which the
+store applies atomically.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def new_state(program: dict[str, Any]) -> State:
         "position": dict(START_POSITION),
         "paused": False,
         "roam": False,
+        "roam_ahead": False,  # roaming, students may step past the teacher's step
         "question": None,  # the id of the question on screen
         "questions": [],
     }
@@ -105,6 +107,7 @@ def position_event(state: State) -> Event:
         "program": state["program"]["digest"],
         "paused": state["paused"],
         "roam": state["roam"],
+        "roam_ahead": state.get("roam_ahead", False),  # (a class stored before it had one)
     }
 
 

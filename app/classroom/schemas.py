@@ -72,6 +72,7 @@ class PositionOut(Strict):
     program: str = Field(description="the program's digest")
     paused: bool
     roam: bool
+    roam_ahead: bool = Field(description="roaming, students may step past the teacher's step")
 
 
 class PauseRequest(Strict):
@@ -79,7 +80,12 @@ class PauseRequest(Strict):
 
 
 class RoamRequest(Strict):
-    roam: bool = Field(description="true: students step freely; false: they follow the teacher")
+    roam: bool = Field(description="true: students step on their own; false: they follow")
+    ahead: bool = Field(
+        False,
+        description="roaming, students may step past the teacher's step (false: up to it, so "
+        "no screen shows a step the class has not reached)",
+    )
 
 
 class ProgramRequest(Strict):

@@ -287,11 +287,13 @@ async def pause(
 async def roam(
     code: str, body: RoamRequest, request: Request, authorization: Authorization = None
 ) -> Response:
-    """Let students step freely (true), or have them follow the teacher again (false)."""
+    """Let students step on their own (true), up to the teacher's step unless ``ahead``, or have
+    them follow the teacher again (false)."""
 
     def command(snapshot: Snapshot) -> Change:
         state = snapshot.mutable()
         state["roam"] = body.roam
+        state["roam_ahead"] = body.roam and body.ahead
         return Change(state, snapshot.open, [position_event(state)])
 
     await _command(request, code, command, authorization)

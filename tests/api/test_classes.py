@@ -81,6 +81,7 @@ def test_a_step_reaches_a_listener(client: TestClient) -> None:
             "program": lesson.view()["program"]["digest"],
             "paused": False,
             "roam": False,
+            "roam_ahead": False,
         }
 
 
@@ -280,8 +281,14 @@ def test_pause_and_roam(client: TestClient) -> None:
         assert lesson.command("/roam", {"roam": True}).status_code == 204
         _, position = events.next()
         assert position["type"] == "position" and position["roam"] and position["paused"]
+        assert not position["roam_ahead"]  # up to the teacher's step unless asked
+        assert lesson.command("/roam", {"roam": True, "ahead": True}).status_code == 204
+        assert events.next()[1]["roam_ahead"]
+        assert lesson.command("/roam", {"roam": False, "ahead": True}).status_code == 204
+        assert not events.next()[1]["roam_ahead"]  # following: nowhere ahead
+        assert lesson.command("/roam", {"roam": True, "ahead": True}).status_code == 204
     view = lesson.view()["position"]
-    assert view["paused"] and view["roam"]
+    assert view["paused"] and view["roam"] and view["roam_ahead"]
 
 
 def test_a_new_program(client: TestClient) -> None:

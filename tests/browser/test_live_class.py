@@ -180,9 +180,20 @@ def test_a_class_follows_answers_reconnects_pauses_and_ends(contexts) -> None:
     at_step(dropped, "backward 1/3", timeout=30)
     assert text(dropped, "#class-state") == "Following the teacher"
 
-    # roam: students step on their own; pause freezes their keys; follow me snaps them back
+    # roam: students step on their own, back over what the class has seen but not past its
+    # step (issue 42, item 4) unless the teacher lets them go anywhere; pause freezes their
+    # keys; follow me snaps them back
     teacher.click("#class-roam")
-    wait_text(students[0], "#class-state", "Explore")
+    wait_text(students[0], "#class-state", "Explore up to the class's step")
+    students[0].keyboard.press("ArrowRight")
+    frames(students[0])
+    assert text(students[0], '[data-part="position"]') == "backward 1/3"  # the class's step
+    students[0].keyboard.press("ArrowLeft")
+    at_step(students[0], "forward 2/2")
+    teacher.select_option("#class-roam-to", "anywhere")
+    wait_text(students[0], "#class-state", "Explore: step on your own")
+    students[0].keyboard.press("ArrowRight")
+    at_step(students[0], "backward 1/3")
     students[0].keyboard.press("ArrowRight")
     at_step(students[0], "backward 2/3")
     teacher.click("#class-pause")
@@ -609,3 +620,40 @@ def test_the_class_bar_keeps_one_row_in_present_mode_while_a_question_is_open(
     bar, button = teacher.evaluate("""() => [document.getElementById('class-bar'),
       document.getElementById('class-pause')].map((e) => e.getBoundingClientRect().height)""")
     assert bar < 1.8 * button, (bar, button)  # one row of buttons and its padding
+
+
+def test_roaming_students_go_back_over_the_class_but_never_past_it(contexts) -> None:
+    """Issue 42, item 4: roaming was all or nothing, and a roaming student could step to the
+    end of the program (every grad, the next questions' answers); now students roam up to the
+    class's step (it moves with the teacher), the open question's step still withheld, unless
+    the teacher lets them go anywhere."""
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    student = contexts(viewport={"width": 390, "height": 844})
+    join_at_the_first_backward_step(teacher, student, code)
+    teacher.keyboard.press("PageDown")
+    at_step(student, "backward 2/3")
+    teacher.click("#class-ask")  # backward 2/3 computes a·b's grad
+    wait_for(student, "() => !document.getElementById('question').hidden")
+    teacher.click("#class-roam")
+    wait_text(student, "#class-state", "Explore up to the class's step")
+    assert teacher.input_value("#class-roam-to") == "here"
+    student.keyboard.press("End")
+    frames(student)
+    assert text(student, '[data-part="position"]') == "backward 2/3"
+    assert "your turn" in text(student, '[data-part="explanation"]')  # the answer withheld
+    student.keyboard.press("Home")
+    at_step(student, "forward 1/2")
+    student.keyboard.press("End")
+    at_step(student, "backward 2/3")
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageUp")
+    teacher.keyboard.press("PageUp")  # the class goes back to forward 2/2: so does the student
+    at_step(student, "forward 2/2")
+    student.keyboard.press("ArrowRight")
+    frames(student)
+    assert text(student, '[data-part="position"]') == "forward 2/2"
+    teacher.select_option("#class-roam-to", "anywhere")
+    wait_text(student, "#class-state", "Explore: step on your own")
+    student.keyboard.press("End")
+    at_step(student, "backward 3/3")
