@@ -9,7 +9,8 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   let marks = { span: null, error: null, finding: null };
   let lineCount = 0;
   let lineHeight = null;
-  let pendingLine = null; // the line to scroll to in the next frame
+  let pendingSpan = null; // the span ({line, column, end_column}) to scroll to in the next frame
+  let cutPending = false; // whether the editor's edges are to be checked in the next frame
 
   let markedLines = []; // gutter rows that carry a class now: only these change per step
 
@@ -85,7 +86,21 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
   function syncScroll() {
     layer.style.transform = `translate(${-textarea.scrollLeft}px, ${-textarea.scrollTop}px)`;
     gutter.scrollTop = textarea.scrollTop;
+    syncCut();
   }
+
+  // a line longer than the editor is cut at its edge: the edge says so (a shade, app.css), on
+  // every system (an overlay scroll bar shows only while scrolling, and a cut with none looks
+  // like the end of the line)
+  const code = textarea.parentElement;
+  function syncCut() {
+    const { scrollLeft, scrollWidth, clientWidth } = textarea;
+    const left = scrollLeft > 1;
+    const right = scrollLeft + clientWidth < scrollWidth - 1;
+    if (code.classList.contains("cut-left") !== left) code.classList.toggle("cut-left", left);
+    if (code.classList.contains("cut-right") !== right) code.classList.toggle("cut-right", right);
+  }
+  new ResizeObserver(() => syncCut()).observe(textarea);
 
   function replaceSelection(text, selectStart, selectEnd) {
     // execCommand keeps the browser's undo history; fall back to setRangeText where it is gone
@@ -143,6 +158,7 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
     syncGutter();
     syncHighlight();
     onInput(textarea.value);
+    syncCutSoon();
   });
   textarea.addEventListener("scroll", syncScroll);
 
@@ -154,10 +170,12 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       if (textarea.value !== text) textarea.value = text;
       syncGutter();
       syncHighlight();
+      syncCutSoon();
     },
-    /** Scroll `line` into view (a finding activated: its line, wherever the step's span is). */
-    reveal(line) {
-      scrollToLine(line);
+    /** Scroll a span ({line, column, end_column}) or a line into view (a finding activated:
+     * its line, wherever the step's span is). */
+    reveal(where) {
+      scrollToSpan(typeof where === "number" ? { line: where } : where);
     },
     /** Highlight the current node's span, an error's and a finding's ({line, column,
      * end_column}, or null). */
@@ -167,28 +185,58 @@ export function createEditor({ textarea, gutter, highlight, onRun, onInput }) {
       marks = { span, error, finding };
       syncGutter();
       syncHighlight();
-      const line = (error ?? (pointed ? finding : span))?.line;
-      if (line) scrollToLine(line);
+      const shown = error ?? (pointed ? finding : span);
+      if (shown?.line) scrollToSpan(shown);
     },
   };
 
-  /** Scroll the line into view, in the next frame before it is drawn: reading the scroll
-   * position now would make the page lay out everything a step has just changed, and again
-   * after the rest of the step's writes. */
-  function scrollToLine(line) {
-    if (pendingLine === null) requestAnimationFrame(scrollNow);
-    pendingLine = line;
+  /** Scroll the span's line into view, and the span itself when the line is cut at the
+   * editor's edge, in the next frame before it is drawn: reading the scroll position now would
+   * make the page lay out everything a step has just changed, and again after the rest of the
+   * step's writes. */
+  function scrollToSpan(span) {
+    if (pendingSpan === null) requestAnimationFrame(scrollNow);
+    pendingSpan = span;
+  }
+
+  function syncCutSoon() {
+    if (cutPending) return;
+    cutPending = true;
+    requestAnimationFrame(() => {
+      cutPending = false;
+      syncCut();
+    });
   }
 
   function scrollNow() {
-    const line = pendingLine;
-    pendingLine = null;
+    const span = pendingSpan;
+    pendingSpan = null;
     lineHeight ??= metrics?.line ?? (parseFloat(getComputedStyle(textarea).lineHeight) || 20);
-    const top = (line - 1) * lineHeight;
+    const top = (span.line - 1) * lineHeight;
     if (top < textarea.scrollTop || top > textarea.scrollTop + textarea.clientHeight - 2 * lineHeight) {
       textarea.scrollTop = Math.max(0, top - textarea.clientHeight / 3);
-      syncScroll();
     }
+    const x = span.column && metrics ? spanColumns(span) : null;
+    if (x) {
+      // the whole span in sight if it fits (its end two characters clear of the edge), else
+      // its start; never scrolled further than that
+      const left = metrics.left + x.start * metrics.char;
+      const right = metrics.left + x.stop * metrics.char;
+      const width = textarea.clientWidth;
+      const margin = 2 * metrics.char;
+      if (left < textarea.scrollLeft || right > textarea.scrollLeft + width) {
+        const end = Math.max(0, right + margin - width);
+        textarea.scrollLeft = right - left + 2 * margin <= width ? Math.min(end, left - margin) : left - margin;
+      }
+    }
+    syncScroll();
+  }
+
+  /** A span's first and last on-screen columns. */
+  function spanColumns(span) {
+    const line = textarea.value.split("\n")[span.line - 1] ?? "";
+    const start = visualColumn(line, span.column - 1);
+    return { start, stop: visualColumn(line, span.end_column ? span.end_column - 1 : line.length) };
   }
 }
 

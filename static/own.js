@@ -51,7 +51,12 @@ export function renderOwn(state, pointed, paintOnce, revealed) {
   $("plots-panel").hidden = !state.plots.length;
   paintEngine(state.engines, state.ownClass, model.structure, state.engine);
   const stage = $("stage"); // whose engine built the graph on show (CSS and tests read it)
-  if (stage.dataset.engine !== model.structure.engine) stage.dataset.engine = model.structure.engine;
+  if (stage.dataset.engine !== model.structure.engine) {
+    stage.dataset.engine = model.structure.engine;
+    // a learner's engine puts the editor and its findings at the top of the program's column
+    // (own.css): show them there, whatever was scrolled to while the program was typed in
+    if (model.structure.engine === "program") document.querySelector(".side").scrollTop = 0;
+  }
   $("findings-panel").hidden = model.structure.engine !== "program";
   $("findings-panel").classList.toggle("all-right", revealed && !model.findings.length);
   $("findings-panel").classList.toggle("unrevealed", !revealed);
@@ -108,7 +113,7 @@ export function wireOwn(stepper, pointed, editor, onEngine) {
     pointed.index = index;
     stepper.goTo(findingPosition(model, finding));
     stepper.setState({ selected: finding.node });
-    if (finding.span) editor.reveal(finding.span.line);
+    if (finding.span) editor.reveal(finding.span);
     // a phone shows the panels under the stage: bring the step (graph and words) into view
     if (matchMedia("(max-width: 900px)").matches) $("stage").scrollIntoView({ block: "start" });
     else $("editor").scrollIntoView({ block: "nearest" }); // the side panel scrolled to the list

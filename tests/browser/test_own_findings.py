@@ -6,6 +6,7 @@ mode, and the finding read from the back of a room in Present mode."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from urllib.parse import urlencode
 
 import httpx
@@ -20,6 +21,7 @@ from engine.notation import Relation
 pytestmark = pytest.mark.browser
 
 SVG = "{http://www.w3.org/2000/svg}"
+SHOTS = Path("/tmp/shots42")
 
 
 def server_wrong(base_url: str, source: str, phase: str, step: int) -> list[str]:
@@ -195,3 +197,51 @@ def test_the_finding_reads_on_a_projector(browser, base_url, shot, size) -> None
     assert page.locator("#graph-view #n0.wrong .wrong-mark").is_visible()
     shot(page, f"own-engine-present-{size[0]}x{size[1]}")
     context.close()
+
+
+# the editor's code box, the finding's mark in it, the findings panel's top, and the editor's
+# edges: how far its longest line goes on past the box, and the shade on each side (app.css)
+IN_SIGHT_JS = """() => {
+  const textarea = document.getElementById('source');
+  const box = (r) => [r.left, r.top, r.right, r.bottom];
+  const mark = document.querySelector('#highlight mark.finding-span');
+  const shade = (side) => Number(getComputedStyle(textarea.parentElement, side).opacity);
+  return {
+    code: box(textarea.getBoundingClientRect()),
+    mark: box(mark.getBoundingClientRect()),
+    panel: document.getElementById('findings-panel').getBoundingClientRect().top,
+    height: innerHeight,
+    more_left: textarea.scrollLeft > 1,
+    more_right: textarea.scrollLeft + textarea.clientWidth < textarea.scrollWidth - 1,
+    shade_left: shade('::before'),
+    shade_right: shade('::after'),
+    scrolls: getComputedStyle(textarea).overflowX,
+  };
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (390, 844)], ids=str)
+@pytest.mark.parametrize("name", ["overwrite_add", "overwrite_mul", "local_tanh"])
+def test_the_findings_and_the_wrong_line_are_in_sight(sized, name, size, theme) -> None:
+    """Run with a planted mistake: on a desktop the findings panel starts on the first screen
+    (not below the examples), and the editor shows the mistake's code whole (scrolled sideways
+    to it when its line is longer than the editor) or, longer than the editor itself, from its
+    start; a line cut at an edge is never cut silently: a shade on that side says so."""
+    page = sized(*size, theme)
+    m = mistake(name)
+    paste(page, source_of(m["wrong"]))
+    frames(page, 3)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"own-findings-{name}-{size[0]}x{size[1]}-{theme}.png"))
+    seen = page.evaluate(IN_SIGHT_JS)
+    code, mark = seen["code"], seen["mark"]
+    if size[0] > 900:  # a phone shows the stage first and the panels under it, by design
+        assert 0 <= seen["panel"] <= seen["height"] - 80, seen
+    assert code[1] <= mark[1] and mark[3] <= code[3], seen  # its line in sight
+    assert code[0] <= mark[0] + 1, seen  # its start in sight
+    if mark[2] - mark[0] <= code[2] - code[0] - 20:
+        assert mark[2] <= code[2] + 1, seen  # whole when it fits
+    assert seen["scrolls"] in ("auto", "scroll"), seen
+    assert seen["shade_left"] == (1 if seen["more_left"] else 0), seen
+    assert seen["shade_right"] == (1 if seen["more_right"] else 0), seen
