@@ -121,7 +121,12 @@ export const startClass = (source, values) => post("/api/classes", { source, val
 export const fetchClass = (code) => request(classUrl(code));
 
 /** The class's events (an EventSource: it reconnects by itself and is sent the class as it is). */
-export const classEvents = (code) => new EventSource(classUrl(code, "/events"));
+/** The class's event stream; a student's page names itself (its token, its nickname) so that
+ * the teacher sees who follows. */
+export function classEvents(code, student = null, nickname = "") {
+  const who = new URLSearchParams(student ? { student, ...(nickname ? { nickname } : {}) } : {});
+  return new EventSource(classUrl(code, `/events${student ? `?${who}` : ""}`));
+}
 
 export const classQrUrl = (code) => classUrl(code, "/qr.svg");
 
@@ -131,6 +136,7 @@ export const askAgain = (code, key, question) => command("POST", classUrl(code, 
 export const revealQuestion = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/reveal`), key);
 export const lockQuestion = (code, key, question) => command("POST", classUrl(code, `/questions/${question}/lock`), key);
 export const fetchTally = (code, key) => command("GET", classUrl(code, "/answers"), key);
+export const fetchStudents = (code, key) => command("GET", classUrl(code, "/students"), key);
 export const endClass = (code, key) => command("DELETE", classUrl(code), key);
 
 /** GET answers.csv (it needs the key, so it is fetched, not linked): {ok, blob} or {ok, error}. */

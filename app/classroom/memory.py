@@ -24,7 +24,7 @@ from app.classroom.model import (
     event_json,
     round_of,
 )
-from app.classroom.store import MAX_ANSWERS_PER_ROUND, Command, StoreUnavailable
+from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
 
 MAX_CLASSES = 10_000  # a few KB to a program's 20,000 characters each, plus answers
 
@@ -34,6 +34,7 @@ class _Class:
     snapshot: Snapshot
     expires: float
     answers: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # round → student
+    students: dict[str, dict[str, Any]] = field(default_factory=dict)  # {nickname, till}
 
 
 class MemoryStore:
@@ -110,6 +111,31 @@ class MemoryStore:
         if held is None:
             return {}
         return {key: list(by.values()) for key, by in held.answers.items()}
+
+    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
+        held = self._live(code)
+        if held is None:
+            return
+        seen = held.students.get(student)
+        if seen is None and len(held.students) >= MAX_ROSTER:
+            return
+        name = nickname if nickname is not None else (seen or {}).get("nickname")
+        held.students[student] = {"nickname": name, "till": self.clock() + seconds}
+
+    async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
+        held = self._live(code)
+        if held is None:
+            return []
+        now = self.clock()
+        answered = held.answers.get(round_key, {})
+        return [
+            {
+                "nickname": answered.get(student, {}).get("nickname") or seen["nickname"],
+                "present": seen["till"] > now,
+                "answered": student in answered,
+            }
+            for student, seen in held.students.items()
+        ]
 
     async def close(self, code: str, reason: str) -> bool:
         held = self._live(code)

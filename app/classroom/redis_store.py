@@ -6,14 +6,17 @@ Keys, per class (``{code}`` is a hash tag: a class's keys stay on one node of a 
 - ``gradstep:class:{code}``, a hash: ``key`` (the teacher key's SHA-256), ``state`` (JSON,
   app.classroom.model), ``seq`` (the last event's id), ``open`` (the round taking answers,
   ``question:round``), ``n:question:round`` (answers counted);
-- ``gradstep:class:{code}:answers``, a hash: ``question:round|student`` → the answer's JSON.
+- ``gradstep:class:{code}:answers``, a hash: ``question:round|student`` → the answer's JSON;
+- ``gradstep:class:{code}:students``, a hash: ``student`` → ``{"nickname", "till", "first"}``
+  (till: until when its page counts as following, first: when it was first seen; Unix seconds).
 
-Both expire ``ttl_s`` after the teacher's last command (each command sets both lifetimes; an
-answer gives the answers the class's). Events go out on the channel
-``gradstep:class:{code}:events`` as ``"<id> <json>"``. A teacher's command is a WATCH/MULTI/EXEC
-transaction (read the hash, apply the command in Python, write, publish: retried when an answer
-or another command came in between); an answer is one Lua script (open round? first answer of
-this student? then count it, publish the count), so it is counted once whichever worker takes it.
+All expire ``ttl_s`` after the teacher's last command (each command sets the first two
+lifetimes; an answer, or a student's page noted, gives its hash the class's). Events go out on
+the channel ``gradstep:class:{code}:events`` as ``"<id> <json>"``. A teacher's command is a
+WATCH/MULTI/EXEC transaction (read the hash, apply the command in Python, write, publish:
+retried when an answer or another command came in between); an answer is one Lua script (open
+round? first answer of this student? then count it, publish the count), so it is counted once
+whichever worker takes it.
 
 Each worker holds one pub/sub connection, subscribed to the classes its listeners follow.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -41,7 +45,7 @@ from app.classroom.model import (
     event_json,
     round_of,
 )
-from app.classroom.store import MAX_ANSWERS_PER_ROUND, Command, StoreUnavailable
+from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
 
 CONNECT_TIMEOUT_S = 2  # a broker that is down is a 503 at once, not a hung request
 SUBSCRIBE_TIMEOUT_S = 5
@@ -75,11 +79,24 @@ redis.call('PUBLISH', ARGV[5], id .. ' ' .. ARGV[6] .. n .. ARGV[7])
 return {'counted', n}
 """
 
-# KEYS: class, answers. ARGV: channel, the closed event's JSON
+# KEYS: class, students. ARGV: student, nickname ('' keeps the one noted), till, now, most
+_PRESENT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if not old and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
+local seen = old and cjson.decode(old) or {first = tonumber(ARGV[4])}
+if ARGV[2] ~= '' then seen.nickname = ARGV[2] end
+seen.till = tonumber(ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(seen))
+redis.call('PEXPIRE', KEYS[2], redis.call('PTTL', KEYS[1]))
+return 1
+"""
+
+# KEYS: class, answers, students. ARGV: channel, the closed event's JSON
 _CLOSE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
 return 1
 """
@@ -91,6 +108,10 @@ def class_key(code: str) -> str:
 
 def answers_key(code: str) -> str:
     return class_key(code) + ":answers"
+
+
+def students_key(code: str) -> str:
+    return class_key(code) + ":students"
 
 
 def channel(code: str) -> str:
@@ -136,6 +157,7 @@ class RedisStore:
         self._create = self.redis.register_script(_CREATE)
         self._answer = self.redis.register_script(_ANSWER)
         self._close = self.redis.register_script(_CLOSE)
+        self._present = self.redis.register_script(_PRESENT)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subscribed: dict[str, asyncio.Event] = {}  # channel → set once confirmed
@@ -222,10 +244,37 @@ class RedisStore:
             records.sort(key=lambda record: record["at"])
         return rounds
 
+    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
+        now = time.time()
+        with self._where():
+            await self._present(
+                keys=[class_key(code), students_key(code)],
+                args=[student, nickname or "", now + seconds, now, MAX_ROSTER],
+            )
+
+    async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
+        with self._where():
+            raw: dict[str, str] = await self.redis.hgetall(students_key(code))  # type: ignore[assignment]
+            answered: dict[str, dict[str, Any]] = {}
+            async for name, value in self.redis.hscan_iter(
+                answers_key(code), match=f"{round_key}|*", count=500
+            ):
+                answered[name.split("|", 1)[1]] = json.loads(value)
+        now = time.time()
+        seen = sorted(((json.loads(v), k) for k, v in raw.items()), key=lambda s: s[0]["first"])
+        return [
+            {
+                "nickname": answered.get(student, {}).get("nickname") or noted.get("nickname"),
+                "present": noted["till"] > now,
+                "answered": student in answered,
+            }
+            for noted, student in seen
+        ]
+
     async def close(self, code: str, reason: str) -> bool:
         with self._where():
             done = await self._close(
-                keys=[class_key(code), answers_key(code)],
+                keys=[class_key(code), answers_key(code), students_key(code)],
                 args=[channel(code), event_json(closed_event(reason))],
             )
         return bool(done)

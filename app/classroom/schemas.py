@@ -172,3 +172,15 @@ class QuestionOut(Strict):
 
 class Tally(Strict):
     questions: list[QuestionOut]
+
+
+class StudentOut(Strict):
+    nickname: str | None = Field(description="as the student gave it, for the teacher's eyes")
+    present: bool = Field(description="its page follows the class now")
+    answered: bool = Field(description="has answered the round on screen")
+
+
+class Roster(Strict):
+    students: list[StudentOut] = Field(description="first seen first; no student tokens")
+    present: int
+    answered: int | None = Field(description="answers to the round on screen (none: no question)")

@@ -20,6 +20,7 @@ from app.classroom.model import Change, Outcome, Snapshot, State
 
 CLASS_TTL_S = 12 * 3600  # a day's lectures; a class is rarely wanted the next morning
 MAX_ANSWERS_PER_ROUND = 2_000  # the largest lecture hall, twice over
+MAX_ROSTER = MAX_ANSWERS_PER_ROUND  # students listed for the teacher; later ones are not
 Command = Callable[[Snapshot], Change]  # may raise an HTTP error: nothing then changes
 
 
@@ -59,8 +60,21 @@ class ClassStore(Protocol):
         order they were counted; no student tokens."""
         ...
 
+    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
+        """Note ``student``'s page as following the class for ``seconds`` from now (0: it has
+        gone), under the nickname it gave (None keeps the one it had). At most ``MAX_ROSTER``
+        students are noted; nothing when there is no such class."""
+        ...
+
+    async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
+        """The students noted, first seen first, each ``{"nickname", "present", "answered"}``
+        (``answered``: the round ``round_key``; the nickname of that answer, else the page's);
+        no student tokens."""
+        ...
+
     async def close(self, code: str, reason: str) -> bool:
-        """Delete the class and its answers, and send ``closed``; False when there was none."""
+        """Delete the class, its answers and students, and send ``closed``; False when there
+        was none."""
         ...
 
     def listen(self, code: str) -> AbstractAsyncContextManager[Any]:

@@ -5,13 +5,16 @@ Each event is ``id: <n>`` (the class's event number, increasing) and ``data: <js
 is sent the class as it is first (``model.opening_events``, all with the id of the class's last
 event), then every event after it, a comment every ``KEEPALIVE_S`` to keep proxies from closing
 a quiet connection, and ``closed`` when the class ends. A browser that reconnects (sending
-``Last-Event-ID``) is sent the class as it then is, whatever it missed.
+``Last-Event-ID``) is sent the class as it then is, whatever it missed. A student's stream
+(``?student=``) notes its page as present when it starts and every ``KEEPALIVE_S``, for
+``PRESENT_S``, and as gone when it ends: the teacher's list of who is following.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any
 
@@ -19,7 +22,7 @@ from starlette.responses import StreamingResponse
 
 from app.classroom.hub import Hub, Item
 from app.classroom.model import Snapshot, closed_event, event_json, opening_events
-from app.classroom.store import ClassStore
+from app.classroom.store import ClassStore, StoreUnavailable
 from app.exit_signals import on_exit_signal
 
 KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_read_timeout)
@@ -27,6 +30,8 @@ KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_r
 # 2_000, past the 3 s wanted, and 1.8 s at 1_000 (bench/classroom.py, docs/benchmarks.md)
 RETRY_MS = 1_000
 CLOSED_TYPE = '"type":"closed"'
+PRESENT_S = 2 * KEEPALIVE_S + 5  # a page not heard of for longer has gone (a lost network)
+Beat = Callable[[float], Awaitable[None]]  # note the student present for that many seconds
 
 
 def sse(event_id: int, data: str) -> str:
@@ -34,14 +39,24 @@ def sse(event_id: int, data: str) -> str:
 
 
 async def class_events(
-    store: ClassStore, code: str, snapshot: Snapshot, queue: asyncio.Queue[Item]
+    store: ClassStore,
+    code: str,
+    snapshot: Snapshot,
+    queue: asyncio.Queue[Item],
+    beat: Beat | None = None,
 ) -> AsyncIterator[str]:
-    """The stream of a listener subscribed (``queue``) before ``snapshot`` was read."""
+    """The stream of a listener subscribed (``queue``) before ``snapshot`` was read; ``beat``
+    notes a student's page present (every ``KEEPALIVE_S``) and gone (its stream ends)."""
     last = snapshot.seq
+    clock = asyncio.get_running_loop().time
+    beaten = clock()
     yield f"retry: {RETRY_MS}\n\n"
     for event in opening_events(snapshot):
         yield sse(last, event_json(event))
     while True:
+        if beat is not None and clock() - beaten >= KEEPALIVE_S:
+            beaten = clock()
+            await _quietly(beat(PRESENT_S))
         try:
             item = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
         except TimeoutError:
@@ -59,6 +74,21 @@ async def class_events(
         yield sse(event_id, data)
         if CLOSED_TYPE in data:
             return
+
+
+async def _quietly(noted: Awaitable[None]) -> None:
+    """Who is following is the teacher's view, not the stream's: a broker that fails it does
+    not end a student's stream."""
+    with contextlib.suppress(StoreUnavailable):
+        await noted
+
+
+async def note_present(beat: Beat) -> None:
+    await _quietly(beat(PRESENT_S))
+
+
+async def note_gone(beat: Beat) -> None:
+    await _quietly(beat(0))
 
 
 class ClassStream(StreamingResponse):

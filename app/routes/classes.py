@@ -9,11 +9,12 @@ of a bucket (``CLASS_MISSES_PER_MINUTE``): guessing is throttled, opening a clas
 
 from __future__ import annotations
 
+import functools
 import time
 from contextlib import AsyncExitStack
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
@@ -39,6 +40,8 @@ from app.classroom.model import (
 )
 from app.classroom.program import class_program, given_values, true_gradient
 from app.classroom.schemas import (
+    MAX_NICKNAME,
+    STUDENT_PATTERN,
     AnswerRequest,
     AnswerTaken,
     ClassCreated,
@@ -50,10 +53,17 @@ from app.classroom.schemas import (
     QuestionCreated,
     QuestionRequest,
     RoamRequest,
+    Roster,
     Tally,
 )
 from app.classroom.store import ClassStore, Command, StoreUnavailable
-from app.classroom.stream import ClassStream, StreamCounts, class_events
+from app.classroom.stream import (
+    ClassStream,
+    StreamCounts,
+    class_events,
+    note_gone,
+    note_present,
+)
 from app.classroom.tally import answers_csv, histogram
 from app.links.ratelimit import TokenBuckets
 from app.links.state import is_link_id
@@ -532,6 +542,24 @@ async def tally(code: str, request: Request, authorization: Authorization = None
     return {"questions": questions}
 
 
+@router.get("/api/classes/{code}/students", response_model=Roster, responses=_ERRORS)
+async def students(
+    code: str, request: Request, authorization: Authorization = None
+) -> dict[str, Any]:
+    """Who follows the class (their pages' streams) and who has answered the round on screen:
+    for the teacher's eyes alone (nicknames; no student tokens)."""
+    code, snapshot = await _class(request, code)
+    _teacher(snapshot, authorization)
+    question = question_of(snapshot.state, snapshot.state["question"] or 0)
+    key = round_key(question["id"], len(question["rounds"])) if question else ""
+    listed = await _reachable(store_at(request).roster(code, key))
+    return {
+        "students": listed,
+        "present": sum(s["present"] for s in listed),
+        "answered": snapshot.counts.get(key, 0) if question else None,
+    }
+
+
 @router.get(
     "/api/classes/{code}/answers.csv",
     response_class=Response,
@@ -593,9 +621,17 @@ async def class_qr(code: str, request: Request) -> Response:
         **_ERRORS,
     },
 )
-async def events(code: str, request: Request) -> Response:
+async def events(
+    code: str,
+    request: Request,
+    student: Annotated[
+        str | None, Query(pattern=STUDENT_PATTERN, description="a student page's token")
+    ] = None,
+    nickname: Annotated[str | None, Query(max_length=MAX_NICKNAME)] = None,
+) -> Response:
     """The class's events as Server-Sent Events: the class as it is (``position``, then the
-    question on screen), then each change; ``closed`` when it ends (docs/api.md)."""
+    question on screen), then each change; ``closed`` when it ends (docs/api.md). A student's
+    page names itself (``student``, ``nickname``): the teacher sees who follows."""
     code, _snapshot = await _class(request, code)
     store = store_at(request)
     streams: StreamCounts = request.app.state.class_streams
@@ -615,7 +651,13 @@ async def events(code: str, request: Request) -> Response:
     if snapshot is None:
         await held.aclose()
         raise _no_class(code)
-    return ClassStream(class_events(store, code, snapshot, queue), held)
+    beat = None
+    if student is not None:
+        name = (nickname or "").strip() or None  # none given: the one noted before is kept
+        beat = functools.partial(store.present, code, student, name)
+        await note_present(beat)
+        held.push_async_callback(note_gone, beat)
+    return ClassStream(class_events(store, code, snapshot, queue, beat), held)
 
 
 def class_events_openapi(schema: dict[str, Any]) -> dict[str, Any]:

@@ -7,10 +7,11 @@ import csv
 import io
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from backends import BACKENDS
-from class_client import PROGRAM, STORES, Events, class_client, new_class, student
+from class_client import PROGRAM, STORES, Class, Events, class_client, new_class, student
 from fastapi.testclient import TestClient
 from served import free_port
 
@@ -289,6 +290,57 @@ def test_pause_and_roam(client: TestClient) -> None:
         assert lesson.command("/roam", {"roam": True, "ahead": True}).status_code == 204
     view = lesson.view()["position"]
     assert view["paused"] and view["roam"] and view["roam_ahead"]
+
+
+def roster(lesson: Class) -> dict[str, Any]:
+    got = lesson.client.get(lesson.url("/students"), headers=lesson.auth)
+    assert got.status_code == 200, got.text
+    result: dict[str, Any] = got.json()
+    return result
+
+
+def test_the_teacher_sees_who_follows_and_who_answered(client: TestClient) -> None:
+    """Issue 42, item 4: a per-student view for the teacher alone: each student page that
+    follows the class (its stream names it), first seen first, with the nickname it gave and
+    whether it answered the round on screen; never a token, never to a stranger."""
+    lesson = new_class(client)
+    assert roster(lesson) == {"students": [], "present": 0, "answered": None}
+    assert client.get(lesson.url("/students")).status_code == 403
+    one = f"{lesson.url('/events')}?student={student(1)}&nickname=Ada"
+    two = f"{lesson.url('/events')}?student={student(2)}"
+    with client.stream("GET", one) as first:
+        following = [Events(first)]  # kept: a reader let go closes its stream
+        following[0].next()
+        with client.stream("GET", two) as second:
+            following.append(Events(second))
+            following[1].next()
+            listed = roster(lesson)
+            assert listed["students"] == [
+                {"nickname": "Ada", "present": True, "answered": False},
+                {"nickname": None, "present": True, "answered": False},
+            ]
+            assert listed["present"] == 2 and listed["answered"] is None
+            assert lesson.command("/questions", {"node": 0, "kind": "number"}).status_code == 201
+            assert lesson.answer(student(2), 1, 5.0, nickname="Bo").status_code == 202
+            listed = roster(lesson)
+            assert [s["nickname"] for s in listed["students"]] == ["Ada", "Bo"]
+            assert [s["answered"] for s in listed["students"]] == [False, True]
+            assert listed["answered"] == 1
+            assert student(2) not in str(listed)
+        for _ in range(100):  # the second page went: its stream's end notes it gone
+            if not roster(lesson)["students"][1]["present"]:
+                break
+            time.sleep(0.05)
+        listed = roster(lesson)
+        assert [s["present"] for s in listed["students"]] == [True, False]
+        assert listed["present"] == 1
+
+
+def test_a_stream_that_names_itself_badly_is_refused(client: TestClient) -> None:
+    lesson = new_class(client)
+    for query in ("student=short", f"student={student(1)}&nickname={'x' * 25}"):
+        refused = client.get(f"{lesson.url('/events')}?{query}")
+        assert refused.status_code == 422, query
 
 
 def test_a_new_program(client: TestClient) -> None:
