@@ -4,7 +4,7 @@
 // questions, reveal, a second vote, the CSV and the end are the teacher's commands. The teacher
 // key lives in this tab's sessionStorage; /c/{code}#key=… (the teacher's link) leads back here.
 
-import { askAgain, classCommand, classEvents, classQrUrl, endClass, fetchAnswersCsv, lockQuestion, revealQuestion, startClass } from "./api.js";
+import { askAgain, classCommand, classEvents, classQrUrl, endClass, fetchAnswersCsv, fetchStudents, lockQuestion, revealQuestion, startClass } from "./api.js";
 import { el } from "./explain.js";
 import { histogramRounds } from "./histogram.js";
 import { stepAt, toTimeline } from "./model.js";
@@ -12,6 +12,7 @@ import { stepAt, toTimeline } from "./model.js";
 const $ = (id) => document.getElementById(id);
 export const TEACHER_KEY = "gradstep-teacher"; // sessionStorage: {code, key}
 const POSITION_DEBOUNCE_MS = 60;
+const ROSTER_MS = 3_000; // how often the teacher's list of students is asked for
 
 /** The class the teacher's tab holds ({code, key}), or null. */
 export function heldClass() {
@@ -31,7 +32,7 @@ export const spacedCode = (code) => code.replace(/(.{4})(?=.)/g, "$1 ");
  * `stepper`: the page's; `presenting()`: whether Present mode is on.
  */
 export function wireClassroom({ stepper, view, presenting }) {
-  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, ahead: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true, events: null, folded: false };
+  const cls = { code: null, key: null, program: null, sent: "", latest: null, chain: Promise.resolve(), timer: null, paused: false, roam: false, ahead: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true, events: null, folded: false, roster: null, rosterTimer: null };
 
   const status = (text) => { $("class-status").textContent = text; };
 
@@ -152,6 +153,11 @@ export function wireClassroom({ stepper, view, presenting }) {
     if (cls.code === null) return;
     const shown = view();
     if (!shown) return;
+    if (shown.source !== cls.program && stepper.opening() === "finished") {
+      // another program, opened on its finished picture (every grad): the class starts it at
+      // its first step, as a new class does; goTo renders, and that syncs the first step
+      return void stepper.goTo(0);
+    }
     const key = JSON.stringify(shown);
     if (key === JSON.stringify(cls.latest)) return;
     if (cls.latest && !cls.folded && Object.keys(cls.rounds).length) { // stepping on: the graph again
@@ -197,6 +203,10 @@ export function wireClassroom({ stepper, view, presenting }) {
     Object.assign(cls, { code, key, program, sent: "", latest: null, paused: false, roam: false, ahead: false, question: null, round: 0, rounds: {}, count: 0, open: false, locked: false, qr: true });
     listen();
     sessionStorage.setItem(TEACHER_KEY, JSON.stringify({ code, key }));
+    clearInterval(cls.rosterTimer);
+    cls.roster = null;
+    cls.rosterTimer = setInterval(roster, ROSTER_MS);
+    roster();
     $("class-qr").src = classQrUrl(code); // the address is printed under the code
     $("scan-panel").hidden = true; // the class's own QR code replaces the copy's
     sync();
@@ -235,6 +245,9 @@ export function wireClassroom({ stepper, view, presenting }) {
 
   function forget(message) {
     sessionStorage.removeItem(TEACHER_KEY);
+    clearInterval(cls.rosterTimer);
+    $("class-roster").hidden = true;
+    $("class-students").setAttribute("aria-expanded", "false");
     cls.events?.close();
     cls.events = null;
     cls.code = null;
@@ -368,6 +381,40 @@ export function wireClassroom({ stepper, view, presenting }) {
     };
   }
 
+  /* ---------- who follows: nicknames for the teacher's eyes (Present never shows them) ---------- */
+
+  async function roster() {
+    const code = cls.code;
+    if (code === null || document.hidden) return;
+    const got = await fetchStudents(code, cls.key);
+    if (!got.ok || cls.code !== code) return;
+    cls.roster = got.body;
+    renderRoster();
+  }
+
+  function renderRoster() {
+    const r = cls.roster;
+    if (!r) return;
+    $("class-students").textContent = `${r.present} following`;
+    if ($("class-roster").hidden) return;
+    const answered = r.answered === null ? "" : ` · ${r.answered} answered`;
+    const left = r.students.length - r.present;
+    $("class-roster-summary").textContent = `${r.present} following${left ? `, ${left} left` : ""}${answered}`;
+    $("class-roster-list").replaceChildren(...r.students.map((s, i) => el("li", { class: s.present ? "here" : "gone" },
+      el("span", { class: "who", text: s.nickname ?? `Student ${i + 1}` }),
+      el("span", { class: "state", text: s.present ? "following" : "left" }),
+      ...(r.answered === null ? [] : [el("span", { class: s.answered ? "answered" : "waiting", text: s.answered ? "answered ✓" : "not yet" })]),
+    )));
+  }
+
+  function toggleRoster() {
+    const shown = $("class-roster").hidden;
+    $("class-roster").hidden = !shown;
+    $("class-students").setAttribute("aria-expanded", String(shown));
+    if (shown) roster();
+    renderRoster();
+  }
+
   async function downloadCsv() {
     const got = await fetchAnswersCsv(cls.code, cls.key);
     if (!got.ok) return status(`No CSV: ${got.error.message}`);
@@ -394,6 +441,7 @@ export function wireClassroom({ stepper, view, presenting }) {
   $("class-reveal").addEventListener("click", reveal);
   $("class-again").addEventListener("click", again);
   $("class-csv").addEventListener("click", downloadCsv);
+  $("class-students").addEventListener("click", toggleRoster);
   $("class-end").addEventListener("click", end);
   $("class-results-close").addEventListener("click", hideResults);
   $("class-qr-toggle").addEventListener("click", () => qr());

@@ -23,6 +23,7 @@ const s = {
   program: null, // {source, values, digest}
   teacher: null, // the class's position event
   drawn: "", // what the graph was drawn for: program, values, folds, iteration
+  iteration: null, // a training loop's iteration drawn (the graph's answer says which)
   paused: false,
   roam: false,
   ahead: false, // roaming past the teacher's step
@@ -69,6 +70,8 @@ function render() {
   }[mode];
   root.dataset.mode = mode;
   root.classList.toggle("roaming", mode === "roam");
+  $("class-iteration").hidden = s.iteration === null;
+  $("class-iteration").textContent = s.iteration === null ? "" : `iteration ${s.iteration}`;
   renderQuestion();
   withhold();
   // a histogram is shown with its own step alone: never under another step's picture
@@ -186,6 +189,7 @@ async function draw(at) {
   const { structure, numbers, svg } = result.body;
   stepper.load({ structure, numbers }, svg, result.body.source, { position: { phase: at.phase, step: at.step }, fold: result.body.fold });
   s.drawn = key;
+  s.iteration = result.body.training?.iteration ?? null;
   root.dataset.state = "ready";
   return true;
 }
@@ -261,7 +265,7 @@ async function recheck() {
 let events = null;
 function listen() {
   events?.close();
-  events = classEvents(code);
+  events = classEvents(code, studentId(), $("nickname").value.trim());
   events.onmessage = (message) => onEvent(JSON.parse(message.data));
   events.onerror = () => { // EventSource reconnects by itself, and is sent the class as it is
     if (s.closed) return;
@@ -320,7 +324,10 @@ async function start() {
     render(); // a question's histogram is shown at its own step alone
   });
   $("nickname").value = localStorage.getItem(NICKNAME_KEY) ?? "";
-  $("nickname").addEventListener("change", (e) => localStorage.setItem(NICKNAME_KEY, e.target.value.trim()));
+  $("nickname").addEventListener("change", (e) => {
+    localStorage.setItem(NICKNAME_KEY, e.target.value.trim());
+    if (events && !s.closed) listen(); // the teacher's list shows the new name
+  });
   $("question").addEventListener("submit", (e) => {
     e.preventDefault();
     const value = parseNumber($("answer-value").value);

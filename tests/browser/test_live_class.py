@@ -347,12 +347,15 @@ def test_a_value_and_a_new_program_reach_the_students(contexts) -> None:
     )
     teacher.click("#run")
     wait_for(student, f"() => ({STUDENT_DATA_JS})().includes('16.0000')")
-    shown = text(teacher, "#position")  # the new program opens on its finished picture
+    # a run program opens on its finished picture (every grad), but a class takes it from its
+    # first step, as a new class does (issue 42, item 2)
+    at_step(teacher, "forward 1/1")
+    at_step(student, "forward 1/1")
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("End")
+    shown = text(teacher, "#position")
     assert shown.startswith("backward")
     at_step(student, shown)
-    teacher.focus("#graph-view")
-    teacher.keyboard.press("Home")
-    at_step(student, "forward 1/1")
 
 
 TRAINING = """w = Value(0.3)
@@ -657,3 +660,148 @@ def test_roaming_students_go_back_over_the_class_but_never_past_it(contexts) -> 
     wait_text(student, "#class-state", "Explore: step on your own")
     student.keyboard.press("End")
     at_step(student, "backward 3/3")
+
+
+def test_the_teacher_sees_who_follows_and_who_answered(contexts) -> None:
+    """Issue 42, item 4: the teacher's list of students (Desmos's and Poll Everywhere's first
+    view): who follows now, who has answered the round on screen, the nicknames for the
+    teacher's eyes alone (not in Present, on the projector)."""
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    code = start_class(teacher)
+    phones = [contexts(viewport={"width": 390, "height": 844}) for _ in range(2)]
+    phones[0].goto(f"/c/{code}")
+    phones[0].fill("#nickname", "Ada")
+    phones[0].locator("#nickname").blur()  # a change: the stream names her again
+    phones[1].goto(f"/c/{code}")
+    for phone in phones:
+        at_step(phone, "forward 1/2")
+    wait_text(teacher, "#class-students", "2 following")
+    teacher.click("#class-students")
+    wait_for(teacher, "() => document.querySelectorAll('#class-roster-list li').length === 2")
+    wait_text(teacher, "#class-roster-list", "Ada")
+    join_at_the_first_backward_step(teacher, phones[0], code)
+    teacher.click("#class-ask")
+    answer(phones[1], "1")
+    wait_text(teacher, "#class-roster-summary", "2 following · 1 answered")
+    rows = teacher.eval_on_selector_all(
+        "#class-roster-list li", "(ls) => ls.map((l) => l.textContent)"
+    )
+    assert rows == ["Adafollowingnot yet", "Student 2followinganswered ✓"]  # first seen first
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    teacher.screenshot(path=str(SHOTS / "class-roster-1280.png"))
+    phones[0].close()  # a phone that leaves
+    wait_text(teacher, "#class-roster-summary", "1 following, 1 left · 1 answered", timeout=30)
+    teacher.click("#present")
+    wait_for(teacher, "() => document.body.classList.contains('presenting')")
+    assert teacher.is_hidden("#class-students") and teacher.is_hidden("#class-roster")
+    assert "Ada" not in teacher.locator("body").inner_text()  # no name on the projector
+
+
+NEXT_WALL = "() => document.getElementById('next').disabled"  # the stepper's wall: the end
+LOOP_ITERATION = "() => document.querySelector('[data-iterations=\"position\"]').textContent"
+LOOP_READY = "() => !document.querySelector('#status').textContent.includes('computing')"
+
+
+def teacher_at(page) -> str:
+    return page.locator("#position").inner_text()
+
+
+def following(teacher, phones: list) -> None:
+    """Every phone shows the teacher's step (and the loop's iteration, if any)."""
+    where = teacher_at(teacher)
+    iteration = teacher.evaluate(
+        "() => document.querySelector('[data-iterations=\"position\"]')?.textContent ?? ''"
+    )
+    for phone in phones:
+        at_step(phone, where)
+        if iteration and not teacher.is_hidden("#iterations"):
+            wait_text(phone, "#class-iteration", iteration)
+
+
+def present(teacher, preset_id: str) -> None:
+    """The teacher leaves Present, runs a preset from the side panel and presents it again."""
+    if teacher.evaluate("() => document.body.classList.contains('presenting')"):
+        teacher.keyboard.press("Escape")
+    index = teacher.evaluate(
+        "async (id) => (await (await fetch('/api/presets')).json()).findIndex((p) => p.id === id)",
+        preset_id,
+    )
+    runs = teacher.evaluate("() => Number(document.querySelector('#graph-view').dataset.runs)")
+    teacher.click(f'#preset-list button[data-index="{index}"]')
+    wait_for(teacher, "(n) => Number(document.querySelector('#graph-view').dataset.runs) > n", runs)
+    wait_for(teacher, LOOP_READY)
+    teacher.keyboard.press("p")
+    wait_for(teacher, "() => document.body.classList.contains('presenting')")
+    teacher.locator("#graph-view").focus()
+
+
+def click_on(teacher, until: str, arg: object = None, most: int = 1_000) -> int:
+    """Page Down (a clicker's one button) until ``until`` holds; the presses it took."""
+    for presses in range(most):
+        if teacher.evaluate(until, arg):
+            return presses
+        teacher.keyboard.press("PageDown")
+        wait_for(teacher, LOOP_READY)  # the next iteration's graph, once past an update
+    raise AssertionError(f"{most} presses did not reach {until}")
+
+
+def test_a_lecture_given_with_a_clicker_alone(contexts) -> None:
+    """Issue 42's walk: in Present, Page Down alone takes a class of three phones through the
+    neuron (a question asked, revealed and asked again on the way), the MLP and two
+    iterations of the training loop; every phone follows, none shows a step before the
+    class reaches it."""
+    teacher = contexts(viewport={"width": 1280, "height": 720})
+    teacher.goto("/?preset=lecture-neuron")
+    wait_for(teacher, "() => Number(document.querySelector('#graph-view').dataset.runs || 0) > 0")
+    teacher.keyboard.press("p")
+    wait_for(teacher, "() => document.body.classList.contains('presenting')")
+    teacher.click("#present-class")
+    wait_for(teacher, "() => !document.getElementById('class-bar').hidden")
+    code = teacher.evaluate("JSON.parse(sessionStorage.getItem('gradstep-teacher')).code")
+    phones = [contexts(viewport={"width": 390, "height": 844}) for _ in range(3)]
+    for phone in phones:
+        phone.goto(f"/c/{code}")
+    teacher.locator("#graph-view").focus()
+    following(teacher, phones)
+    assert teacher_at(teacher) == "forward 1/5"
+
+    # the neuron, to o = tanh(n): the class is asked n.grad, twice (Peer Instruction)
+    at = "(s) => document.querySelector('#position').textContent === s"
+    click_on(teacher, at, "backward 2/6")
+    following(teacher, phones)
+    teacher.keyboard.press("a")
+    for phone, value in zip(phones, ("0.5", "0.5", "1"), strict=True):
+        answer(phone, value)
+    wait_text(teacher, "#class-asking-count", "3 answers")
+    teacher.keyboard.press("r")
+    for phone in phones:
+        wait_for(phone, "() => document.querySelectorAll('#results .histogram').length === 1")
+    teacher.keyboard.press("r")  # again: a second vote
+    for phone in phones:
+        answer(phone, "0.5")
+    teacher.keyboard.press("r")
+    for phone in phones:
+        wait_for(phone, "() => document.querySelectorAll('#results .histogram').length === 2")
+    teacher.locator("#graph-view").focus()
+    neuron = click_on(teacher, NEXT_WALL)
+    assert teacher_at(teacher) == "backward 6/6"
+    following(teacher, phones)
+
+    # the MLP: a new program starts the class at its first step again, then to its end
+    present(teacher, "lecture-mlp")
+    following(teacher, phones)
+    assert teacher.input_value("#scrubber") == "0"  # its first step (Layer 1, folded)
+    mlp = click_on(teacher, NEXT_WALL)
+    assert teacher_at(teacher) == "update"  # its last step: p.data += -0.1 * p.grad
+    following(teacher, phones)
+
+    # the training loop: iteration 0 from its first step, through the update, into iteration 1
+    present(teacher, "lecture-training")
+    assert teacher.evaluate(LOOP_ITERATION) == "iteration 0"
+    following(teacher, phones)
+    one = click_on(teacher, f"() => ({LOOP_ITERATION})() === 'iteration 1'")
+    following(teacher, phones)
+    two = click_on(teacher, f"() => ({LOOP_ITERATION})() === 'iteration 2'")
+    following(teacher, phones)
+    assert teacher.input_value("#scrubber") == "0"  # iteration 2 from its first step
+    print(f"presses: neuron {neuron}, MLP {mlp}, loop {one} + {two}")
