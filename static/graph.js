@@ -3,14 +3,14 @@
 // the handful of elements whose state moved.
 
 import { boxNumber } from "./format.js";
-import { GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING } from "./model.js";
+import { boxOf, GRAD_FINAL, GRAD_NONE, GRAD_PARTIAL, GRAD_PENDING } from "./model.js";
 import { polygonBox, sizeToContainer } from "./view.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_TAB_STOPS = 200;
 const VALUE_FLAGS = ["data-known", "data-pending", "grad-none", "grad-pending", "grad-partial", "grad-final", "current", "selected", "updated", "wrong"];
 const EDGE_FLAGS = ["current", "flow"];
-const BOX_FLAGS = ["data-known", "data-pending", "current"];
+const BOX_FLAGS = ["data-known", "data-pending", "current", "updated"];
 const bits = (names) => Object.fromEntries(names.map((name, i) => [name, 1 << i])); // as setFlags
 const VALUE_BIT = bits(VALUE_FLAGS);
 const BOX_BIT = bits(BOX_FLAGS);
@@ -134,7 +134,7 @@ function indexElements(graph, model) {
     g?.setAttribute("role", "button");
     g?.setAttribute("aria-roledescription", "folded call");
     g?.setAttribute("aria-description", "opens when clicked");
-    return g && { g, call: model.calls.get(id), flags: flagsOf(g, BOX_FLAGS) };
+    return g && { g, id, call: model.calls.get(id), flags: flagsOf(g, BOX_FLAGS) };
   }).filter(Boolean);
 }
 
@@ -270,11 +270,13 @@ export function paintGraph(graph, model, view, decimals, selected, showTopo) {
     if (on && view.flow) flowing.push(key);
   }
   paintFlow(graph, flowing);
+  // the update step: a folded call whose box holds a value it changed (a Layer's weights) says so
+  const updated = new Set([...(view.updated ?? [])].map((id) => boxOf(model, id)));
   for (const box of graph.calls) {
     const { first, last, outputs } = box.call;
     const known = outputs.every((o) => view.dataKnown[o] === 1);
     const here = view.current >= first && view.current <= last;
-    setFlags(box, BOX_FLAGS, BOX_BIT[known ? "data-known" : "data-pending"] | (here ? BOX_BIT.current : 0));
+    setFlags(box, BOX_FLAGS, BOX_BIT[known ? "data-known" : "data-pending"] | (here ? BOX_BIT.current : 0) | (updated.has(box.id) ? BOX_BIT.updated : 0));
   }
   if (showTopo && !graph.badges) addTopoBadges(graph);
   graph.svg.classList.toggle("show-topo", showTopo);

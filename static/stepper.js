@@ -167,7 +167,9 @@ export function createStepper(root, options = {}) {
     ui.opening = null; // any move asked for, even to where it is (End on the finished picture)
     setState({ ...fromTimeline(model, p), quiz, verdict: moved ? null : state.verdict });
     if (quiz) stop();
-    if (ui.graph && ui.view.current >= 0) revealNode(ui.graph, ui.view.current);
+    // in sight: the step's node, or at the update step the first value it changed
+    const focus = ui.view?.current >= 0 ? ui.view.current : (ui.view?.updated?.values().next().value ?? -1);
+    if (ui.graph && focus >= 0) revealNode(ui.graph, focus);
     if (moved) options.onStep?.(info());
     return moved;
   }

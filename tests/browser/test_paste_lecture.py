@@ -266,3 +266,50 @@ def test_every_backward_step_of_the_neuron_fits_its_explanation_panel(browser, b
         assert measured["px"] >= 12, (step, measured)
         page.keyboard.press("PageDown")
     context.close()
+
+
+UPDATED_BOXES_JS = """() => {
+  const view = document.querySelector('#graph-view').getBoundingClientRect();
+  return [...document.querySelectorAll('#graph-view g.node.call.updated')].map((g) => {
+    const r = g.getBoundingClientRect();
+    return { text: g.textContent.replace(/\\s+/g, ' ').trim(),
+             inView: r.left >= view.left && r.right <= view.right
+               && r.top >= view.top && r.bottom <= view.bottom };
+  });
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_update_marks_the_folded_boxes_that_hold_the_changed_weights(
+    sized, size: tuple[int, int], theme: str
+) -> None:
+    """Issue 42, item 6: folded by layer, the MLP's 41 weights are inside the constructor's
+    Layer boxes, and the update step marked nothing on the graph; now the boxes that hold a
+    changed value are marked, and brought into view as the step is shown."""
+    page = sized(size[0], size[1], theme)
+    page.goto("/?" + urlencode({"source": LECTURE_MLP}))
+    drawn(page, 0)
+    page.click("#present")
+    wait_for(page, "() => document.body.classList.contains('presenting')")
+    page.locator("#graph-view").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("End")
+    page.keyboard.press("PageUp")  # from the last backward step, as the clicker comes
+    for _ in range(10):  # (its explanation's lines are paged first)
+        if position(page) == "update":
+            break
+        page.keyboard.press("PageDown")
+    assert position(page) == "update"
+    frames(page)
+    boxes = page.evaluate(UPDATED_BOXES_JS)
+    assert [b["text"] for b in boxes] == [
+        "Layer 1 16 values",
+        "Layer 2 20 values",
+        "Layer 3 5 values",
+    ]  # 16 + 20 + 5: the 41 values the step changes
+    assert all(b["inView"] for b in boxes), boxes
+    page.screenshot(path=f"/tmp/update-boxes-{size[0]}-{theme}.png")
+    page.keyboard.press("Home")  # another step: no box is marked
+    frames(page)
+    assert page.evaluate(UPDATED_BOXES_JS) == []
