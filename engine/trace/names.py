@@ -46,7 +46,7 @@ class Names:
         if span is None or not 0 < span.line <= len(lines):
             return None
         text = lines[span.line - 1][span.column - 1 : span.end_column - 1]
-        if len("".join(text.split())) > notation.MAX_CODE_NAME_CHARS:
+        if len("".join(text.split())) > notation.MAX_NAME_CHARS:
             return None
         made_from: set[str] = set()  # the values it is made from, through the unnamed ones
         stack, seen = list(g.parents[i]), {i}

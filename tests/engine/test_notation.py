@@ -146,10 +146,10 @@ def test_a_long_made_name_is_the_codes_own_text_when_that_reads_the_same_values(
     t = traced("x1 = 1.0\nx2 = -2.0\nw1 = 0.5\nw2 = -1.5\nbias = 0.1\nact = x1*w1 + x2*w2 + bias\n")
     assert node(t, "x1*w1+x2*w2").formula == "x1*w1+x2*w2 = (x1·w1) + (x2·w2)"
     assert node(t, "act").formula == "act = (x1*w1+x2*w2) + bias"
-    # but here the code's c is the value named c₁: "1+c+(-a)" would name another value
-    t = traced("a = 2.0\nb = -3.0\nc = a + b\nc = c * 2\ne = (1 + c + (-a)) * b\n")
+    # but here the code's c is the value named c₁: "1+c+(-a)+b" would name another value
+    t = traced("a = 2.0\nb = -3.0\nc = a + b\nc = c * 2\ne = (1 + c + (-a) + b) * b\n")
     assert [n.name for n in t.structure.nodes if n.kind != "constant"] == [
-        "a", "b", "c", "c₁", "1+c₁", "−a", "t₈", "e"
+        "a", "b", "c", "c₁", "1+c₁", "−a", "(1+c₁)+(−a)", "t₉", "e"
     ]  # fmt: skip
 
 

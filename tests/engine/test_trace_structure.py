@@ -223,15 +223,15 @@ def test_the_lecture_mlp_names_its_calls_and_partial_sums_as_its_code_makes_them
     steps_in = next(s for s in steps(t, "forward") if "in Neuron 1, Layer 1" in s.title)
     assert steps_in.title.endswith("in Neuron 1, Layer 1, n(x) #1")
     numbered = [n.name for n in t.structure.nodes if re.fullmatch("t[₀-₉]+", n.name)]
-    assert numbered == ["t₃₉₀", "t₃₉₅"]  # (out−(−1))²: too long to write on its box
+    assert numbered == []  # (out−(−1))² fits on its box: nothing on the projector is t₃₉₀
     loss = node(t, "loss")
     assert loss.formula == "loss = Σ₃ + ((out−1)²)"
     last = [n for n in t.structure.nodes if n.call is None and n.name.startswith("Σ")]
     assert [n.name for n in last] == ["Σ₁", "Σ₂", "Σ₃"]
     assert [n.formula for n in last] == [
         "Σ₁ = 0 + ((out−1)²)",
-        "Σ₂ = Σ₁ + t₃₉₀",
-        "Σ₃ = Σ₂ + t₃₉₅",
+        "Σ₂ = Σ₁ + ((out−(−1))²)",
+        "Σ₃ = Σ₂ + ((out−(−1))²)",
     ]
     first_neuron = [n for n in t.structure.nodes if n.call == 15 and n.kind == "intermediate"]
     assert [n.name for n in first_neuron] == [
