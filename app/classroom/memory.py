@@ -34,7 +34,7 @@ class _Class:
     snapshot: Snapshot
     expires: float
     answers: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # round → student
-    students: dict[str, dict[str, Any]] = field(default_factory=dict)  # {nickname, till}
+    students: dict[str, dict[str, Any]] = field(default_factory=dict)  # {nickname, streams, till}
 
 
 class MemoryStore:
@@ -112,15 +112,22 @@ class MemoryStore:
             return {}
         return {key: list(by.values()) for key, by in held.answers.items()}
 
-    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
+    async def present(
+        self, code: str, student: str, nickname: str | None, opened: int, seconds: float
+    ) -> None:
         held = self._live(code)
         if held is None:
             return
         seen = held.students.get(student)
-        if seen is None and len(held.students) >= MAX_ROSTER:
-            return
-        name = nickname if nickname is not None else (seen or {}).get("nickname")
-        held.students[student] = {"nickname": name, "till": self.clock() + seconds}
+        if seen is None:
+            if len(held.students) >= MAX_ROSTER:
+                return
+            seen = held.students[student] = {"nickname": None, "streams": 0, "till": 0.0}
+        if nickname is not None:
+            seen["nickname"] = nickname
+        seen["streams"] = max(0, seen["streams"] + opened)
+        if opened >= 0:
+            seen["till"] = self.clock() + seconds
 
     async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
         held = self._live(code)
@@ -131,7 +138,7 @@ class MemoryStore:
         return [
             {
                 "nickname": answered.get(student, {}).get("nickname") or seen["nickname"],
-                "present": seen["till"] > now,
+                "present": seen["streams"] > 0 and seen["till"] > now,
                 "answered": student in answered,
             }
             for student, seen in held.students.items()

@@ -7,8 +7,9 @@ Keys, per class (``{code}`` is a hash tag: a class's keys stay on one node of a 
   app.classroom.model), ``seq`` (the last event's id), ``open`` (the round taking answers,
   ``question:round``), ``n:question:round`` (answers counted);
 - ``gradstep:class:{code}:answers``, a hash: ``question:round|student`` → the answer's JSON;
-- ``gradstep:class:{code}:students``, a hash: ``student`` → ``{"nickname", "till", "first"}``
-  (till: until when its page counts as following, first: when it was first seen; Unix seconds).
+- ``gradstep:class:{code}:students``, a hash: ``student`` → ``{"nickname", "streams", "till",
+  "first"}`` (its streams open; till: until when a stream of it counts as heard from; first:
+  when it was first seen; Unix seconds).
 
 All expire ``ttl_s`` after the teacher's last command (each command sets the first two
 lifetimes; an answer, or a student's page noted, gives its hash the class's). Events go out on
@@ -79,14 +80,17 @@ redis.call('PUBLISH', ARGV[5], id .. ' ' .. ARGV[6] .. n .. ARGV[7])
 return {'counted', n}
 """
 
-# KEYS: class, students. ARGV: student, nickname ('' keeps the one noted), till, now, most
+# KEYS: class, students. ARGV: student, nickname ('' keeps the one noted), streams opened (1, 0
+# or -1), till (kept when the stream ended), now, most
 _PRESENT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
-if not old and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
-local seen = old and cjson.decode(old) or {first = tonumber(ARGV[4])}
+if not old and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[6]) then return 0 end
+local seen = old and cjson.decode(old) or {first = tonumber(ARGV[5]), streams = 0, till = 0}
 if ARGV[2] ~= '' then seen.nickname = ARGV[2] end
-seen.till = tonumber(ARGV[3])
+local opened = tonumber(ARGV[3])
+seen.streams = math.max(0, seen.streams + opened)
+if opened >= 0 then seen.till = tonumber(ARGV[4]) end
 redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(seen))
 redis.call('PEXPIRE', KEYS[2], redis.call('PTTL', KEYS[1]))
 return 1
@@ -244,12 +248,14 @@ class RedisStore:
             records.sort(key=lambda record: record["at"])
         return rounds
 
-    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
+    async def present(
+        self, code: str, student: str, nickname: str | None, opened: int, seconds: float
+    ) -> None:
         now = time.time()
         with self._where():
             await self._present(
                 keys=[class_key(code), students_key(code)],
-                args=[student, nickname or "", now + seconds, now, MAX_ROSTER],
+                args=[student, nickname or "", opened, now + seconds, now, MAX_ROSTER],
             )
 
     async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
@@ -265,7 +271,7 @@ class RedisStore:
         return [
             {
                 "nickname": answered.get(student, {}).get("nickname") or noted.get("nickname"),
-                "present": noted["till"] > now,
+                "present": noted["streams"] > 0 and noted["till"] > now,
                 "answered": student in answered,
             }
             for noted, student in seen

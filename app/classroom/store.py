@@ -60,10 +60,14 @@ class ClassStore(Protocol):
         order they were counted; no student tokens."""
         ...
 
-    async def present(self, code: str, student: str, nickname: str | None, seconds: float) -> None:
-        """Note ``student``'s page as following the class for ``seconds`` from now (0: it has
-        gone), under the nickname it gave (None keeps the one it had). At most ``MAX_ROSTER``
-        students are noted; nothing when there is no such class."""
+    async def present(
+        self, code: str, student: str, nickname: str | None, opened: int, seconds: float
+    ) -> None:
+        """Note ``student``'s page as following the class: a stream of it ``opened`` (1), heard
+        from (0) or ended (-1); it counts as following while it has a stream open and one was
+        heard from in the last ``seconds`` (a stream that ended unheard, its worker killed). The
+        nickname it gave (None keeps the one it had). At most ``MAX_ROSTER`` students are
+        noted; nothing when there is no such class."""
         ...
 
     async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:

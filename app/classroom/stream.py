@@ -6,8 +6,9 @@ is sent the class as it is first (``model.opening_events``, all with the id of t
 event), then every event after it, a comment every ``KEEPALIVE_S`` to keep proxies from closing
 a quiet connection, and ``closed`` when the class ends. A browser that reconnects (sending
 ``Last-Event-ID``) is sent the class as it then is, whatever it missed. A student's stream
-(``?student=``) notes its page as present when it starts and every ``KEEPALIVE_S``, for
-``PRESENT_S``, and as gone when it ends: the teacher's list of who is following.
+(``?student=``) notes its page as present when it starts, heard from every ``KEEPALIVE_S``
+(for ``PRESENT_S``), and one stream fewer when it ends (a page that reconnects opens its new
+stream before the old one is known to have ended): the teacher's list of who is following.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_r
 # 2_000, past the 3 s wanted, and 1.8 s at 1_000 (bench/classroom.py, docs/benchmarks.md)
 RETRY_MS = 1_000
 CLOSED_TYPE = '"type":"closed"'
-PRESENT_S = 2 * KEEPALIVE_S + 5  # a page not heard of for longer has gone (a lost network)
-Beat = Callable[[float], Awaitable[None]]  # note the student present for that many seconds
+PRESENT_S = 2 * KEEPALIVE_S + 5  # a stream not heard of for longer has gone (a killed worker)
+Beat = Callable[[int, float], Awaitable[None]]  # a stream opened (1), heard from (0), ended (-1)
 
 
 def sse(event_id: int, data: str) -> str:
@@ -56,7 +57,7 @@ async def class_events(
     while True:
         if beat is not None and clock() - beaten >= KEEPALIVE_S:
             beaten = clock()
-            await _quietly(beat(PRESENT_S))
+            await _quietly(beat(0, PRESENT_S))
         try:
             item = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
         except TimeoutError:
@@ -84,11 +85,11 @@ async def _quietly(noted: Awaitable[None]) -> None:
 
 
 async def note_present(beat: Beat) -> None:
-    await _quietly(beat(PRESENT_S))
+    await _quietly(beat(1, PRESENT_S))
 
 
 async def note_gone(beat: Beat) -> None:
-    await _quietly(beat(0))
+    await _quietly(beat(-1, 0))
 
 
 class ClassStream(StreamingResponse):

@@ -336,6 +336,26 @@ def test_the_teacher_sees_who_follows_and_who_answered(client: TestClient) -> No
         assert listed["present"] == 1
 
 
+def test_a_page_that_reconnects_stays_present_when_its_old_stream_ends(client: TestClient) -> None:
+    # a nickname changed, a network back: the new stream opens before the old one is known to
+    # have ended, and the old one's end does not mark the page gone
+    lesson = new_class(client)
+    url = f"{lesson.url('/events')}?student={student(3)}"
+    with client.stream("GET", url) as new:
+        kept = Events(new)
+        kept.next()
+        with client.stream("GET", url + "&nickname=Cy") as old:
+            Events(old).next()
+        for _ in range(100):  # the old stream's end is noted
+            time.sleep(0.05)
+            if client.app.state.class_streams.by_class.get(lesson.code, 0) == 1:  # type: ignore[attr-defined]
+                break
+        time.sleep(0.1)
+        assert roster(lesson)["students"] == [
+            {"nickname": "Cy", "present": True, "answered": False}
+        ]
+
+
 def test_a_stream_that_names_itself_badly_is_refused(client: TestClient) -> None:
     lesson = new_class(client)
     for query in ("student=short", f"student={student(1)}&nickname={'x' * 25}"):
