@@ -153,9 +153,10 @@ export function wireClassroom({ stepper, view, presenting }) {
     if (cls.code === null) return;
     const shown = view();
     if (!shown) return;
-    if (shown.source !== cls.program && stepper.opening() === "finished") {
-      // another program, opened on its finished picture (every grad): the class starts it at
-      // its first step, as a new class does; goTo renders, and that syncs the first step
+    if (stepper.opening() === "finished") {
+      // a program run (again) opens on its finished picture, and Page Up from the first step
+      // goes back to it: every grad, every answer. A class is taken from the first step, as a
+      // new class is (End shows the last step on purpose); goTo renders, and that syncs it
       return void stepper.goTo(0);
     }
     const key = JSON.stringify(shown);

@@ -356,6 +356,17 @@ def test_a_value_and_a_new_program_reach_the_students(contexts) -> None:
     shown = text(teacher, "#position")
     assert shown.startswith("backward")
     at_step(student, shown)
+    # the same program run again, and Page Up past the first step (the finished picture): the
+    # class stays at the first step
+    teacher.click("#run")
+    at_step(teacher, "forward 1/1")
+    at_step(student, "forward 1/1")
+    teacher.focus("#graph-view")
+    teacher.keyboard.press("PageUp")
+    frames(teacher)
+    assert text(teacher, "#position") == "forward 1/1"
+    frames(student)
+    assert text(student, '[data-part="position"]') == "forward 1/1"
 
 
 TRAINING = """w = Value(0.3)
