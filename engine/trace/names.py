@@ -4,6 +4,7 @@ else one made from its op and its operands' names, else ``t`` and its id."""
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 
 from engine import notation
@@ -46,7 +47,7 @@ class Names:
         if span is None or not 0 < span.line <= len(lines):
             return None
         text = lines[span.line - 1][span.column - 1 : span.end_column - 1]
-        if len("".join(text.split())) > notation.MAX_NAME_CHARS:
+        if len("".join(text.split())) > notation.MAX_NAME_CHARS or not _whole(text):
             return None
         made_from: set[str] = set()  # the values it is made from, through the unnamed ones
         stack, seen = list(g.parents[i]), {i}
@@ -109,3 +110,13 @@ def _running_sums(g: Graph) -> dict[int, int]:
     unnamed = {first.get(i, i) for i in terms if not (g.labels[i] or g.names[i])}
     totals = Counter(g.calls[f] for f in unnamed)  # a loop's total = total + x is named
     return {i: n for i, n in terms.items() if totals[g.calls[first.get(i, i)]] == 1}
+
+
+def _whole(text: str) -> bool:
+    """Whether ``text`` is a whole expression: an expression written over several lines has a
+    span to the end of its first line (``x1*w1 + x2*w2 +``), no name."""
+    try:
+        ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return False
+    return True

@@ -151,6 +151,11 @@ def test_a_long_made_name_is_the_codes_own_text_when_that_reads_the_same_values(
     assert [n.name for n in t.structure.nodes if n.kind != "constant"] == [
         "a", "b", "c", "c₁", "1+c₁", "−a", "(1+c₁)+(−a)", "t₉", "e"
     ]  # fmt: skip
+    # an expression over two lines is placed to the end of its first line: "x1*w1+x2*w2+" is
+    # no expression, no name
+    t = traced("x1, w1, x2, w2, x3, w3 = 1.0, 0.5, -2.0, -1.5, 2.0, 1.0\n"
+               "out = (x1*w1 + x2*w2 +\n       x3*w3).tanh()\n")  # fmt: skip
+    assert "x1*w1+x2*w2+" not in [n.name for n in t.structure.nodes]
 
 
 def test_two_values_of_one_name_are_not_one_value_that_uses_it_twice() -> None:
