@@ -120,9 +120,8 @@ export const startClass = (source, values) => post("/api/classes", { source, val
 /** GET /api/classes/{code}: {code, program, position, question}, what a page starts from. */
 export const fetchClass = (code) => request(classUrl(code));
 
-/** The class's events (an EventSource: it reconnects by itself and is sent the class as it is). */
-/** The class's event stream; a student's page names itself (its token, its nickname) so that
- * the teacher sees who follows. */
+/** The class's events (an EventSource: it reconnects by itself and is sent the class as it is);
+ * a student's page names itself (its token, its nickname) so that the teacher sees who follows. */
 export function classEvents(code, student = null, nickname = "") {
   const who = new URLSearchParams(student ? { student, ...(nickname ? { nickname } : {}) } : {});
   return new EventSource(classUrl(code, `/events${student ? `?${who}` : ""}`));

@@ -37,6 +37,10 @@ const s = {
 };
 let stepper = null;
 
+/** Roaming students go back over what the class has seen, not ahead of it (unless let): the
+ * last position they may see, or null. */
+const bound = () => (s.roam && !s.ahead && s.teacher ? stepper.positionOf(s.teacher.phase, s.teacher.step) : null);
+
 /** This browser's student token: random, kept, never a name. */
 function studentId() {
   let id = localStorage.getItem(STUDENT_KEY);
@@ -156,7 +160,7 @@ async function follow() {
       if (!(await draw(at))) break;
       if (s.paused || again) continue;
       if (!s.roam) stepper.goTo(stepper.positionOf(at.phase, at.step));
-      else stepper.goTo(stepper.position()); // the teacher stepped back: not past the class's step
+      else if (stepper.position() > (bound() ?? Infinity)) stepper.goTo(bound()); // the class went back
     } while (again);
   } finally {
     busy = false;
@@ -314,9 +318,14 @@ async function send(value) {
 async function start() {
   stepper = createStepper(root, {
     state: { over: true },
-    onQuizNext: () => (stepper.setState({ quiz: null }), stepper.next()), // roaming past the question
-    // roaming students go back over what the class has seen, not ahead of it (unless let)
-    limit: () => (s.roam && !s.ahead && s.teacher ? stepper.positionOf(s.teacher.phase, s.teacher.step) : null),
+    // roaming past the question; at the class's step (the bound) the step stays withheld
+    onQuizNext: () => {
+      stepper.setState({ quiz: null });
+      const moved = stepper.next();
+      render();
+      return moved;
+    },
+    limit: bound,
   });
   document.addEventListener("keydown", (e) => {
     if (!s.roam || s.paused || s.closed) return; // following or paused: the keys wait

@@ -29,12 +29,15 @@ export function stepTitle(model, entry) {
   return stepAt(model, entry.phase, entry.step)?.title ?? "";
 }
 
+/** The findings a step's explanation shows: a finding the same mistake made, of the same kind
+ * as it (a sibling), adds nothing there. */
+const shownFindings = (model, entry) => findingsOf(model, entry).filter((f) => f.cause === null || model.findings[f.cause].kind !== f.kind);
+
 /** The step's explanation as rows: each a list of {class, text} cells; then, for a learner's
  * engine, a row per finding this step is where it went wrong (its sentence, role "finding"). */
 export function explanationRows(model, entry, decimals) {
   const cells = (row) => rowCells(row, model, decimals).map((c) => ({ class: CELL_CLASS[c.role] ?? c.role, text: c.text }));
-  // a finding the same mistake made, of the same kind as it (a sibling), adds nothing here
-  const findings = findingsOf(model, entry).filter((f) => f.cause === null || model.findings[f.cause].kind !== f.kind).map((f) => [{ class: "finding", text: findingText(f, decimals) }]);
+  const findings = shownFindings(model, entry).map((f) => [{ class: "finding", text: findingText(f, decimals) }]);
   if (entry.box !== null) {
     const call = model.calls.get(entry.box);
     const lines = entry.phase === "forward" ? call.forward : call.backward;
@@ -50,7 +53,7 @@ export function tallestExplanation(model) {
   for (const entry of model.walk) {
     const call = entry.box === null ? null : model.calls.get(entry.box);
     const rows = call ? (entry.phase === "forward" ? call.forward : call.backward).length : (stepAt(model, entry.phase, entry.step)?.rows.length ?? 0);
-    most = Math.max(most, rows + findingsOf(model, entry).length);
+    most = Math.max(most, rows + shownFindings(model, entry).length);
   }
   return most;
 }

@@ -125,7 +125,8 @@ class MemoryStore:
             seen = held.students[student] = {"nickname": None, "streams": 0, "till": 0.0}
         if nickname is not None:
             seen["nickname"] = nickname
-        seen["streams"] = max(0, seen["streams"] + opened)
+        # a stream heard from is open, if the note of its opening was lost (a broker's blip)
+        seen["streams"] = max(0 if opened else 1, seen["streams"] + opened)
         if opened >= 0:
             seen["till"] = self.clock() + seconds
 

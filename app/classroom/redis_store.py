@@ -89,7 +89,7 @@ if not old and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[6]) then return 0 en
 local seen = old and cjson.decode(old) or {first = tonumber(ARGV[5]), streams = 0, till = 0}
 if ARGV[2] ~= '' then seen.nickname = ARGV[2] end
 local opened = tonumber(ARGV[3])
-seen.streams = math.max(0, seen.streams + opened)
+seen.streams = math.max(opened == 0 and 1 or 0, seen.streams + opened)
 if opened >= 0 then seen.till = tonumber(ARGV[4]) end
 redis.call('HSET', KEYS[2], ARGV[1], cjson.encode(seen))
 redis.call('PEXPIRE', KEYS[2], redis.call('PTTL', KEYS[1]))

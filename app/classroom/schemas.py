@@ -105,6 +105,20 @@ class QuestionCreated(Strict):
     round: int
 
 
+def plain_nickname(nickname: str | None) -> str | None:
+    """A nickname as the teacher is shown it: plain text (no control or direction character:
+    a ValueError), stripped, None when empty."""
+    if nickname is None:
+        return None
+    for char in nickname:
+        if unicodedata.category(char) == "Cc" or char in _BIDI:
+            raise ValueError(
+                f"a nickname is plain text: U+{ord(char):04X} (a control or direction "
+                "character) is not allowed"
+            )
+    return nickname.strip() or None
+
+
 class AnswerRequest(Strict):
     student: str = Field(
         pattern=STUDENT_PATTERN, description="a random token the student's page chose and keeps"
@@ -118,15 +132,7 @@ class AnswerRequest(Strict):
     @field_validator("nickname")
     @classmethod
     def _plain_text(cls, nickname: str | None) -> str | None:
-        if nickname is None:
-            return None
-        for char in nickname:
-            if unicodedata.category(char) == "Cc" or char in _BIDI:
-                raise ValueError(
-                    f"a nickname is plain text: U+{ord(char):04X} (a control or direction "
-                    "character) is not allowed"
-                )
-        return nickname.strip() or None
+        return plain_nickname(nickname)
 
 
 class AnswerTaken(Strict):

@@ -58,8 +58,9 @@ async def class_events(
         if beat is not None and clock() - beaten >= KEEPALIVE_S:
             beaten = clock()
             await _quietly(beat(0, PRESENT_S))
+        wait = KEEPALIVE_S if beat is None else max(0.0, beaten + KEEPALIVE_S - clock())
         try:
-            item = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+            item = await asyncio.wait_for(queue.get(), wait)
         except TimeoutError:
             if await store.get(code) is None:  # expired: nothing was sent when it went
                 yield sse(last + 1, event_json(closed_event("expired")))

@@ -55,6 +55,7 @@ from app.classroom.schemas import (
     RoamRequest,
     Roster,
     Tally,
+    plain_nickname,
 )
 from app.classroom.store import ClassStore, Command, StoreUnavailable
 from app.classroom.stream import (
@@ -627,7 +628,9 @@ async def events(
     student: Annotated[
         str | None, Query(pattern=STUDENT_PATTERN, description="a student page's token")
     ] = None,
-    nickname: Annotated[str | None, Query(max_length=MAX_NICKNAME)] = None,
+    nickname: Annotated[
+        str | None, Query(max_length=1_000, description="shown if plain text, up to 24 characters")
+    ] = None,
 ) -> Response:
     """The class's events as Server-Sent Events: the class as it is (``position``, then the
     question on screen), then each change; ``closed`` when it ends (docs/api.md). A student's
@@ -653,10 +656,17 @@ async def events(
         raise _no_class(code)
     beat = None
     if student is not None:
-        name = (nickname or "").strip() or None  # none given: the one noted before is kept
+        try:  # a name that is not plain text is not shown (a page would be refused forever)
+            name = plain_nickname(nickname) if len(nickname or "") <= MAX_NICKNAME else None
+        except ValueError:
+            name = None  # None: the one noted before is kept
         beat = functools.partial(store.present, code, student, name)
-        await note_present(beat)
-        held.push_async_callback(note_gone, beat)
+        held.push_async_callback(note_gone, beat)  # first: however the next await ends
+        try:
+            await note_present(beat)
+        except BaseException:
+            await held.aclose()
+            raise
     return ClassStream(class_events(store, code, snapshot, queue, beat), held)
 
 

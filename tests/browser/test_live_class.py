@@ -656,6 +656,9 @@ def test_roaming_students_go_back_over_the_class_but_never_past_it(contexts) -> 
     frames(student)
     assert text(student, '[data-part="position"]') == "backward 2/3"
     assert "your turn" in text(student, '[data-part="explanation"]')  # the answer withheld
+    student.click('[data-part="next"]')  # Next at the bound: still withheld
+    frames(student)
+    assert "your turn" in text(student, '[data-part="explanation"]')
     student.keyboard.press("Home")
     at_step(student, "forward 1/2")
     student.keyboard.press("End")
