@@ -40,7 +40,7 @@ from engine.notation.lines import (
     update_text,
 )
 from engine.notation.naming import (
-    MAX_NAME_CHARS,
+    BOX_NAME_CHARS,
     code_name,
     constant_name,
     grad_of,
@@ -53,7 +53,7 @@ from engine.notation.naming import (
 )
 
 __all__ = [
-    "MAX_NAME_CHARS",
+    "BOX_NAME_CHARS",
     "ContributionText",
     "Kind",
     "LineRefs",

@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection, Sequence
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-MAX_NAME_CHARS = 12  # a made name, or the code's text, that fits on its box; longer: t₁₂
+BOX_NAME_CHARS = 12  # a made name, or the code's text, that fits on its box; longer: t₁₂
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _POSITIONS = ("⁽¹⁾", "⁽²⁾")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -83,7 +83,7 @@ def made_name(expr: str, node_id: int) -> str:
     (``a·b``, ``b³``, ``1+c₁``), else ``numbered_name``. Short, because it is printed on the
     node."""
     tight = expr.replace(" ", "")
-    return tight if len(tight) <= MAX_NAME_CHARS else numbered_name(node_id)
+    return tight if len(tight) <= BOX_NAME_CHARS else numbered_name(node_id)
 
 
 def code_name(text: str, made_from: Collection[str]) -> str | None:
@@ -93,7 +93,7 @@ def code_name(text: str, made_from: Collection[str]) -> str | None:
     says another value than the one it made, and ``(yout - ygt)**2`` in a loop names no value
     at all: None."""
     tight = "".join(text.split())
-    if not tight or len(tight) > MAX_NAME_CHARS:
+    if not tight or len(tight) > BOX_NAME_CHARS:
         return None
     for m in _IDENTIFIER.finditer(tight):
         called = tight[m.end() : m.end() + 1] == "(" or tight[m.start() - 1 : m.start()] == "."

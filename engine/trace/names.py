@@ -47,7 +47,7 @@ class Names:
         if span is None or not 0 < span.line <= len(lines):
             return None
         text = lines[span.line - 1][span.column - 1 : span.end_column - 1]
-        if len("".join(text.split())) > notation.MAX_NAME_CHARS or not _whole(text):
+        if len("".join(text.split())) > notation.BOX_NAME_CHARS or not _whole(text):
             return None
         made_from: set[str] = set()  # the values it is made from, through the unnamed ones
         stack, seen = list(g.parents[i]), {i}
