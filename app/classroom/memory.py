@@ -22,6 +22,7 @@ from app.classroom.model import (
     closed_event,
     count_event,
     event_json,
+    roster_row,
     round_of,
 )
 from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
@@ -136,14 +137,7 @@ class MemoryStore:
             return []
         now = self.clock()
         answered = held.answers.get(round_key, {})
-        return [
-            {
-                "nickname": answered.get(student, {}).get("nickname") or seen["nickname"],
-                "present": seen["streams"] > 0 and seen["till"] > now,
-                "answered": student in answered,
-            }
-            for student, seen in held.students.items()
-        ]
+        return [roster_row(seen, answered.get(s), now) for s, seen in held.students.items()]
 
     async def close(self, code: str, reason: str) -> bool:
         held = self._live(code)

@@ -74,6 +74,17 @@ def round_of(key: str) -> tuple[int, int]:
     return question, number
 
 
+def roster_row(seen: dict[str, Any], answer: dict[str, Any] | None, now: float) -> dict[str, Any]:
+    """A student as the teacher's list shows them, from what a store noted of their page
+    (``nickname``, ``streams`` open, heard from ``till``) and their answer to the round on
+    screen: the answer's nickname first, following while a stream is open and was heard from."""
+    return {
+        "nickname": (answer or {}).get("nickname") or seen.get("nickname"),
+        "present": seen["streams"] > 0 and seen["till"] > now,
+        "answered": answer is not None,
+    }
+
+
 def program_digest(source: str, values: dict[str, float]) -> str:
     """Names a class's program: a student's page that holds another asks for it again."""
     text = json.dumps({"source": source, "values": values}, sort_keys=True)

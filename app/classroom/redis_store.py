@@ -44,6 +44,7 @@ from app.classroom.model import (
     closed_event,
     count_event,
     event_json,
+    roster_row,
     round_of,
 )
 from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
@@ -268,14 +269,7 @@ class RedisStore:
                 answered[name.split("|", 1)[1]] = json.loads(value)
         now = time.time()
         seen = sorted(((json.loads(v), k) for k, v in raw.items()), key=lambda s: s[0]["first"])
-        return [
-            {
-                "nickname": answered.get(student, {}).get("nickname") or noted.get("nickname"),
-                "present": noted["streams"] > 0 and noted["till"] > now,
-                "answered": student in answered,
-            }
-            for noted, student in seen
-        ]
+        return [roster_row(noted, answered.get(student), now) for noted, student in seen]
 
     async def close(self, code: str, reason: str) -> bool:
         with self._where():

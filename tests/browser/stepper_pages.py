@@ -84,3 +84,26 @@ def position(page) -> str:
 
 def title(page) -> str:
     return page.locator("#explanation .step-title").inner_text()
+
+
+# the graph's text as the page shows it (CSS pixels: font size × the SVG's scale), the median of
+# the nodes' texts; whether the step's node and every node are in sight; whether the
+# explanation is cut
+TEXT_PX = """() => {
+  const texts = [...document.querySelectorAll('#graph-view svg g.node text')]
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0);
+  const px = texts.map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')));
+  px.sort((a, b) => a - b);
+  const view = document.querySelector('#graph-view').getBoundingClientRect();
+  const inside = (r) => r.left >= view.left - 1 && r.right <= view.right + 1
+    && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
+  const current = document.querySelector('#graph-view g.current')?.getBoundingClientRect();
+  const nodes = [...document.querySelectorAll('#graph-view g.node')];
+  const explanation = document.querySelector('#explanation');
+  return {
+    px: px[Math.floor(px.length / 2)],
+    inView: !current || inside(current),
+    whole: nodes.every((g) => inside(g.getBoundingClientRect())),
+    cut: explanation.scrollHeight > explanation.clientHeight + 1,
+  };
+}"""

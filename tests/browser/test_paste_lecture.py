@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 from browser_wait import frames, wait_for
-from stepper_pages import paste, position, runs, title
+from stepper_pages import TEXT_PX, paste, position, runs, title
 from stepper_pages import wait_drawn as drawn
 from traces import steps
 
@@ -176,25 +176,6 @@ def test_the_update_shows_each_weights_new_data_when_unfolded(page) -> None:
     assert page.locator("#graph-view g.node.value.updated").count() == 0
     assert text_of(page, f"#graph-view #n{first.node}-data") == number(t.numbers.data[first.node])
 
-
-TEXT_PX = """() => {
-  const texts = [...document.querySelectorAll('#graph-view svg g.node text')]
-    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0);
-  const px = texts.map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')));
-  px.sort((a, b) => a - b);
-  const view = document.querySelector('#graph-view').getBoundingClientRect();
-  const inside = (r) => r.left >= view.left - 1 && r.right <= view.right + 1
-    && r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
-  const current = document.querySelector('#graph-view g.current')?.getBoundingClientRect();
-  const nodes = [...document.querySelectorAll('#graph-view g.node')];
-  const explanation = document.querySelector('#explanation');
-  return {
-    px: px[Math.floor(px.length / 2)],
-    inView: !current || inside(current),
-    whole: nodes.every((g) => inside(g.getBoundingClientRect())),
-    cut: explanation.scrollHeight > explanation.clientHeight + 1,
-  };
-}"""
 
 # a lecture hall's sizes: in Present mode the neuron and the README program are shown whole,
 # their text at least 20 and 12 px at 720p; a phone reads 13 px; the MLP, too large for that,

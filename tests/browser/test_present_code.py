@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser_wait import frames, wait_for
-from stepper_pages import position
+from stepper_pages import TEXT_PX, position
 
 from app.lecture import LECTURE_NEURON
 
@@ -141,15 +141,6 @@ def test_a_predict_question_keeps_the_graphs_size_in_present_mode(sized, theme: 
     assert abs(sizes[0]["top"] - before["top"]) <= 1
 
 
-TEXT_PX_JS = """() => {
-  const px = [...document.querySelectorAll('#graph-view svg g.node text')]
-    .filter((t) => t.getBoundingClientRect().height > 0)
-    .map((t) => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')))
-    .sort((a, b) => a - b);
-  return px[Math.floor(px.length / 2)];
-}"""
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_a_class_question_keeps_the_neurons_text_from_the_back_row(
@@ -164,7 +155,7 @@ def test_a_class_question_keeps_the_neurons_text_from_the_back_row(
     page.click("#present")
     wait_for(page, "() => document.body.classList.contains('presenting')")
     frames(page, 3)
-    alone = page.evaluate(TEXT_PX_JS)
+    alone = page.evaluate(TEXT_PX)["px"]
     page.click("#present-class")
     wait_for(page, "() => !document.getElementById('class-bar').hidden")
     page.locator("#graph-view").focus()
@@ -175,7 +166,7 @@ def test_a_class_question_keeps_the_neurons_text_from_the_back_row(
     page.keyboard.press("a")
     wait_for(page, "() => !document.getElementById('class-asking').hidden")
     frames(page, 3)
-    asking = page.evaluate(TEXT_PX_JS)
+    asking = page.evaluate(TEXT_PX)["px"]
     assert alone >= 20 and asking >= 20, (alone, asking)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"present-asking-{size[0]}-{theme}.png"))
