@@ -25,7 +25,7 @@ class Op:
     name: str  # "mul": the function name users call, and the class in the SVG
     symbol: str  # "*": drawn in the graph's op node
     eval: Callable[..., tuple[float, Locals]]  # (a[, b]) -> (out, ∂out/∂operand per operand)
-    expr: str  # the result written in its operands: "{a} · {b}" (templates: engine/notation.py)
+    expr: str  # the result written in its operands: "{a} · {b}" (read by engine/notation/lines.py)
     derivatives: tuple[str, ...]  # per operand, ∂out/∂operand in the operands: "{b}"
     partial_costs: tuple[int, ...]  # elementary operations to evaluate each local derivative
     indicator: bool = False  # the derivative is exactly 0 or 1 (relu): written as a whole number
