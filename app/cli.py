@@ -9,7 +9,6 @@ bad setting is one line on stderr and exit status 2. The server's processes (uvi
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -224,7 +223,7 @@ def _serve(settings: Settings) -> None:
     if _sandbox(settings):  # once here, so that every worker loads it ready-made
         sys.exit(1)
 
-    if os.environ.get("FORWARDED_ALLOW_IPS") and not settings.trusted_proxies:
+    if settings.uvicorn_proxies and not settings.trusted_proxies:
         print(
             f"gradstep: FORWARDED_ALLOW_IPS is not read; name the proxies in "
             f"{env_name('trusted_proxies')}: until then no X-Forwarded-For is believed",

@@ -118,3 +118,94 @@ def test_a_runs_limits_and_the_sandboxs_directory_are_settings(
     settings = Settings()
     assert (settings.run_fuel, settings.run_memory_mb) == (2_000_000_000, 128)
     assert settings.sandbox == tmp_path / "sandbox"
+
+
+@pytest.mark.parametrize("value", ["+5", " 5", "1_000", "5.0", "١٢", "²"])
+def test_a_whole_number_is_written_in_digits_alone(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """pydantic's int takes all but the last two; the environment's numbers are digits 0–9."""
+    monkeypatch.setenv("GRADSTEP_RUN_SLOTS", value)
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert problems(refused.value) == [f"GRADSTEP_RUN_SLOTS must be a whole number, not {value!r}"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("GRADSTEP_PORT", "70000", "GRADSTEP_PORT must be at most 65535, not '70000'"),
+        (
+            "GRADSTEP_LINKS_PER_MINUTE",
+            "0",
+            "GRADSTEP_LINKS_PER_MINUTE must be more than 0, not '0'",
+        ),
+        (
+            "GRADSTEP_LAYOUT_TIMEOUT",
+            "nan",
+            "GRADSTEP_LAYOUT_TIMEOUT must be more than 0, not 'nan'",
+        ),
+        ("GRADSTEP_LAYOUT", "neato", "GRADSTEP_LAYOUT must be 'dot' or 'wasm', not 'neato'"),
+    ],
+)
+def test_a_refusal_says_the_variable_the_rule_and_the_value(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert problems(refused.value) == [said]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://user:secret@redis.example.org:6379/0",
+        "rediss://cache:6380/1",
+        "unix:///run/redis.sock",
+    ],
+)
+def test_a_broker_of_each_redis_scheme_is_taken_as_written(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("GRADSTEP_BROKER_URL", url)
+    assert Settings().broker_url == url
+
+
+def test_the_public_address_loses_its_last_slash_and_may_not_have_a_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRADSTEP_PUBLIC_URL", " https://example.org/gradstep/ ")
+    assert Settings().public_url == "https://example.org/gradstep"
+    for refused in (
+        "https://example.org/?lecture=1",
+        "https://example.org/#top",
+        "ftp://example.org",
+    ):
+        monkeypatch.setenv("GRADSTEP_PUBLIC_URL", refused)
+        with pytest.raises(ValueError, match="GRADSTEP_PUBLIC_URL must be an http"):
+            Settings()
+
+
+def test_an_empty_directory_is_its_default_and_a_tilde_is_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An empty GRADSTEP_SANDBOX was taken as the data directory, not the sandbox's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("GRADSTEP_SANDBOX", "")
+    monkeypatch.setenv("GRADSTEP_DATA", "")
+    settings = Settings()
+    assert settings.sandbox == tmp_path / "cache" / "gradstep"
+    assert settings.data == tmp_path / "data" / "gradstep"
+    monkeypatch.setenv("GRADSTEP_DATA", "~/links")
+    assert Settings().data == Path.home() / "links"
+
+
+def test_a_database_address_is_kept_as_written_and_not_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "postgresql://gradstep:p@ss@db.example.org/links"
+    monkeypatch.setenv("GRADSTEP_DATABASE_URL", url)
+    settings = Settings()
+    assert settings.links_url() == url and "p@ss" not in repr(settings)
