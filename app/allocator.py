@@ -22,7 +22,7 @@ def limit_heaps(heaps: int = MALLOC_HEAPS) -> bool:
     """Let C's allocator keep at most ``heaps`` heaps from now on (threads made later share
     them); True when it was set. Not on other C libraries (musl, macOS), nor when the process was
     started with ``MALLOC_ARENA_MAX`` (that setting wins)."""
-    if os.environ.get("MALLOC_ARENA_MAX"):
+    if os.environ.get("MALLOC_ARENA_MAX"):  # glibc's own variable, not a setting: read here
         return False
     name = ctypes.util.find_library("c")
     try:
