@@ -3,6 +3,8 @@
 // The engine decides every change (engine/trace/structure.py); this file only applies them, as
 // engine/steps.py does for the server's pictures. Pure: no DOM.
 
+import { unpacked } from "./lines.js";
+
 export const GRAD_NONE = 0; // constants take no gradient: "grad —"
 export const GRAD_PENDING = 1;
 export const GRAD_PARTIAL = 2;
@@ -14,7 +16,8 @@ const PHASES = ["forward", "backward", "update"];
  * which element shows each node, which calls are boxes) and `over` (step over a folded call in
  * one step) shape the walk. */
 export function buildModel(trace, source, fold = null, over = true) {
-  const { structure, numbers } = trace;
+  const { numbers } = trace;
+  const structure = unpacked(trace.structure);
   const count = structure.nodes.length;
   const byId = new Array(count);
   for (const node of structure.nodes) byId[node.id] = node;

@@ -127,6 +127,9 @@ class Structure:
     slots: str  # how each slot is written, a letter each: n number, f factor, w whole number
     inputs: tuple[Input, ...]
     notes: tuple[str, ...]  # what the language skipped that the user should know
+    # each distinct line once, when its lines are packed (engine.trace.packed: the API's); ()
+    # when every line is written out
+    templates: tuple[Line, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
