@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from engine.errors import GradstepError
 from engine.trace.data import GradState, Phase, Structure
 
-__all__ = ["GradState", "NodeState", "Phase", "StepState", "check_step", "position", "state_at",
-           "step_count"]  # fmt: skip
+__all__ = ["GradState", "NodeState", "Phase", "StepState", "check_count", "check_step", "position",
+           "state_at", "step_count"]  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -37,7 +37,12 @@ def step_count(structure: Structure, phase: Phase) -> int:
 
 
 def check_step(structure: Structure, phase: Phase, step: int) -> None:
-    steps = step_count(structure, phase)
+    check_count(step_count(structure, phase), phase, step)
+
+
+def check_count(steps: int, phase: Phase, step: int) -> None:
+    """``check_step`` for a phase of ``steps`` steps: a live class keeps its program's counts
+    alone (app.classroom), not its structure."""
     if not 0 <= step < steps:
         where = f"0 to {steps - 1}" if steps else "none: this graph has no such steps"
         raise GradstepError(f"{phase} step {step} does not exist (steps: {where})", "request")
