@@ -18,14 +18,14 @@ from app.classroom.hub import Hub, Item
 from app.classroom.model import (
     Outcome,
     Snapshot,
-    State,
     closed_event,
     count_event,
     event_json,
     roster_row,
     round_of,
 )
-from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
+from app.classroom.protocol import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
+from app.classroom.state import ClassState
 
 MAX_CLASSES = 10_000  # a few KB to a program's 20,000 characters each, plus answers
 
@@ -54,7 +54,7 @@ class MemoryStore:
             return None
         return held
 
-    async def create(self, code: str, key_hash: str, state: State) -> bool:
+    async def create(self, code: str, key_hash: str, state: ClassState) -> bool:
         now = self.clock()
         for gone in [c for c, held in self._classes.items() if held.expires <= now]:
             del self._classes[gone]

@@ -1,33 +1,23 @@
-"""A class's state, as both stores keep it, and the events made from it.
+"""A class as both stores keep it, and the events made from it.
 
-The state is one JSON object, changed only by its teacher's commands: the program, the position
-every student's screen follows, ``paused``, ``roam`` and how far (``roam_ahead``), and the
-questions asked, each with its rounds (Peer Instruction's second vote is a second round of the
-same question). Beside it a store keeps ``seq``, the id of the class's last event; ``open``, the
-round taking answers; and the answers, counted once per student and round. A command is a
-function from a ``Snapshot`` to a ``Change``: the new state and the events it sends, which the
-store applies atomically.
+The state (app.classroom.state) is changed only by its teacher's commands
+(app.classroom.commands). Beside it a store keeps ``seq``, the id of the class's last event;
+``open``, the round taking answers; and the answers, counted once per student and round. A
+command is a function from a ``Snapshot`` to a ``Change``: the new state and the events it
+sends, which the store applies atomically.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-Event = dict[str, Any]  # JSON, with a "type"
-State = dict[str, Any]
+from app.classroom.state import ClassProgram, ClassState, Question, question_of
 
-START_POSITION: dict[str, Any] = {
-    "phase": "forward",
-    "step": 0,
-    "folded": [],
-    "values": {},
-    "iteration": None,
-}
+Event = dict[str, Any]  # JSON, with a "type"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,19 +27,15 @@ class Snapshot:
     key_hash: str  # SHA-256 of the teacher key (app.classroom.codes)
     seq: int  # the id of the class's last event
     open: str  # the round taking answers, "question:round", or ""
-    state: State
+    state: ClassState
     counts: dict[str, int] = field(default_factory=dict)  # answers counted, by round
-
-    def mutable(self) -> State:
-        """A copy of the state for a command to change."""
-        return copy.deepcopy(self.state)
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """What a command does: the state it leaves, the round then open, the events it sends."""
 
-    state: State
+    state: ClassState
     open: str
     events: list[Event]
 
@@ -91,38 +77,21 @@ def program_digest(source: str, values: dict[str, float]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def new_state(program: dict[str, Any]) -> State:
-    return {
-        "program": program,
-        "position": dict(START_POSITION),
-        "paused": False,
-        "roam": False,
-        "roam_ahead": False,  # roaming, students may step past the teacher's step
-        "question": None,  # the id of the question on screen
-        "questions": [],
-    }
-
-
-def question_of(state: State, question: int) -> dict[str, Any] | None:
-    questions: list[dict[str, Any]] = state["questions"]
-    return questions[question - 1] if 1 <= question <= len(questions) else None
-
-
 # ── events ────────────────────────────────────────────────────────────────────────────────────
 
 
-def position_event(state: State) -> Event:
+def position_event(state: ClassState) -> Event:
     return {
         "type": "position",
         **state["position"],
         "program": state["program"]["digest"],
         "paused": state["paused"],
         "roam": state["roam"],
-        "roam_ahead": state.get("roam_ahead", False),  # (a class stored before it had one)
+        "roam_ahead": state["roam_ahead"],
     }
 
 
-def question_event(question: dict[str, Any]) -> Event:
+def question_event(question: Question) -> Event:
     """A question as students see it: which node, which kind, which round, and the step it was
     asked at (its histogram is shown with that step alone); never its answer."""
     return {
@@ -138,11 +107,6 @@ def question_event(question: dict[str, Any]) -> Event:
     }
 
 
-def at_question(position: dict[str, Any], question: dict[str, Any]) -> bool:
-    """Whether ``position`` shows the step ``question`` was asked at."""
-    return all(position[k] == question[k] for k in ("phase", "step", "iteration"))
-
-
 def locked_event(question: int, round_number: int) -> Event:
     """The round stopped taking answers without being revealed: the teacher moved on from its
     step (whose next picture may show the answer), or locked it to talk it over first."""
@@ -153,7 +117,7 @@ def count_event(question: int, round_number: int, count: int) -> Event:
     return {"type": "answers", "question": question, "round": round_number, "count": count}
 
 
-def reveal_event(question: dict[str, Any]) -> Event:
+def reveal_event(question: Question) -> Event:
     last = question["rounds"][-1]
     return {
         "type": "reveal",
@@ -168,9 +132,13 @@ def closed_event(reason: str) -> Event:
     return {"type": "closed", "reason": reason}
 
 
-def program_event(program: dict[str, Any]) -> Event:
-    keep = ("source", "values", "digest")
-    return {"type": "program", **{name: program[name] for name in keep}}
+def program_event(program: ClassProgram) -> Event:
+    return {"type": "program", **program_out(program)}
+
+
+def program_out(program: ClassProgram) -> dict[str, Any]:
+    """The program as a student's page is given it: its text, its values, its digest."""
+    return {"source": program["source"], "values": program["values"], "digest": program["digest"]}
 
 
 def opening_events(snapshot: Snapshot) -> list[Event]:
@@ -183,7 +151,7 @@ def opening_events(snapshot: Snapshot) -> list[Event]:
     if question is not None:
         events.append(question_event(question))
         number = len(question["rounds"])
-        if question["rounds"][-1].get("histogram") is not None:
+        if question["rounds"][-1]["histogram"] is not None:
             events.append(reveal_event(question))
         else:
             key = round_key(question["id"], number)

@@ -1,16 +1,23 @@
-"""A class's program, run through the pipeline (app.pipeline.draw) as ``POST /api/graph`` runs
-it, with the same limits: a program that would not draw is a 422 before a class has it, and its
-layout is then cached for the students' pages. A question's true value is the engine's: the
-node's gradient at the end of the backward pass, with the values and iteration on screen."""
+"""A class's program: run by the engine and its structure built, without a layout. A class
+needs the steps of each phase (a position is checked against them) and, for a question, the
+node's true gradient, never a picture: each student's page asks ``POST /api/graph`` for its
+own. The refusals are ``POST /api/graph``'s before any layout: the program's own errors, the
+values' limits, a gradient the backward pass cannot take, and a graph too large to draw
+(``MAX_DRAWN_VALUES``, as the default fold shows it). A graph that Graphviz then fails on
+within its time or memory limit is refused to the pages that draw it, not to the class.
+
+A question's true value is the engine's: the node's gradient at the end of the backward pass,
+with the values and iteration on screen."""
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
+import engine
 from app.classroom.model import program_digest
-from app.draw.layout import Layout
-from app.pipeline import draw
+from app.classroom.state import ClassProgram, Position
+from app.draw.dot import check_drawable
+from app.draw.fold import fold_view, folded_calls
 from app.query import MAX_VALUES, parse_values
 from engine.errors import GradstepError
 from engine.steps import Phase, step_count
@@ -29,33 +36,37 @@ def given_values(values: dict[str, float] | str | None) -> dict[str, float]:
     return dict(values or {})
 
 
-def class_program(layout: Layout, source: str, values: dict[str, float]) -> dict[str, Any]:
-    """``{"source", "values", "digest", "steps", "iterations"}``: ``steps`` counts each
-    phase's steps (a position is checked against it); ``iterations``, a training loop's."""
-    drawn = draw(layout, source, values)
+def class_program(source: str, values: dict[str, float]) -> ClassProgram:
+    """The program as a class keeps it: ``steps`` counts each phase's steps, ``iterations`` a
+    training loop's."""
+    program = engine.run(source, values)
+    shape = engine.outline(program)
+    # the fold POST /api/graph draws by default ("auto") decides how many values are drawn
+    check_drawable(len(set(fold_view(shape, folded_calls(shape, "auto")).units)))
+    structure = engine.trace(program, shape).structure  # its numbers too: a gradient the
+    # backward pass cannot take (a domain error) refuses the program as POST /api/graph does
     return {
         "source": source,
-        "values": drawn.values,
-        "digest": program_digest(source, drawn.values),
-        "steps": {phase: step_count(drawn.structure, phase) for phase in PHASES},
-        "iterations": len(drawn.losses),
+        "values": values,
+        "digest": program_digest(source, values),
+        "steps": {phase: step_count(structure, phase) for phase in PHASES},
+        "iterations": len(program.losses),
     }
 
 
-def true_gradient(
-    layout: Layout, program: dict[str, Any], position: dict[str, Any], node: int
-) -> tuple[float, str]:
+def true_gradient(program: ClassProgram, position: Position, node: int) -> tuple[float, str]:
     """The node's gradient after the backward pass (the true one, for a program's own engine)
     at ``position``'s values and iteration, and how the node's grad is written (``x1.grad``)."""
     values = {**program["values"], **position["values"]}
-    drawn = draw(layout, program["source"], values, iteration=position["iteration"])
-    nodes = drawn.structure.nodes
+    ran = engine.run(program["source"], values, iteration=position["iteration"])
+    trace = engine.trace(ran)
+    nodes = trace.structure.nodes
     if not 0 <= node < len(nodes):
         raise GradstepError(
             f"node: the class's program has no node {node} (its nodes are 0 to {len(nodes) - 1})",
             "request",
         )
-    numbers = drawn.numbers
+    numbers = trace.numbers
     grad = numbers.true_grad[node] if numbers.true_grad else numbers.grad[node]
     name = nodes[node].grad_name
     if grad is None:

@@ -4,7 +4,7 @@ them, and a step posted to one worker reaches a student listening on another.
 Keys, per class (``{code}`` is a hash tag: a class's keys stay on one node of a cluster):
 
 - ``gradstep:class:{code}``, a hash: ``key`` (the teacher key's SHA-256), ``state`` (JSON,
-  app.classroom.model), ``seq`` (the last event's id), ``open`` (the round taking answers,
+  app.classroom.state), ``seq`` (the last event's id), ``open`` (the round taking answers,
   ``question:round``), ``n:question:round`` (answers counted);
 - ``gradstep:class:{code}:answers``, a hash: ``question:round|student`` → the answer's JSON;
 - ``gradstep:class:{code}:students``, a hash: ``student`` → ``{"nickname", "streams", "till",
@@ -33,6 +33,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
+from pydantic import ValidationError
 from redis.exceptions import RedisError, WatchError
 
 from app.classroom.hub import Hub, Item
@@ -40,14 +41,14 @@ from app.classroom.model import (
     Change,
     Outcome,
     Snapshot,
-    State,
     closed_event,
     count_event,
     event_json,
     roster_row,
     round_of,
 )
-from app.classroom.store import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
+from app.classroom.protocol import MAX_ANSWERS_PER_ROUND, MAX_ROSTER, Command, StoreUnavailable
+from app.classroom.state import STATE_JSON, ClassState
 
 CONNECT_TIMEOUT_S = 2  # a broker that is down is a 503 at once, not a hung request
 SUBSCRIBE_TIMEOUT_S = 5
@@ -127,9 +128,17 @@ def _code_of(channel_name: str) -> str:
     return channel_name.split("{", 1)[1].split("}", 1)[0]
 
 
-def _snapshot(raw: dict[str, str]) -> Snapshot:
+def _snapshot(raw: dict[str, str]) -> Snapshot | None:
+    """The class a hash holds; None for none, or for a state this version cannot read (a class
+    made by an older version, before a restart: it is no class now)."""
+    if not raw:
+        return None
+    try:
+        state = STATE_JSON.validate_json(raw["state"])
+    except ValidationError:
+        return None
     counts = {name[2:]: int(value) for name, value in raw.items() if name.startswith("n:")}
-    return Snapshot(raw["key"], int(raw["seq"]), raw["open"], json.loads(raw["state"]), counts)
+    return Snapshot(raw["key"], int(raw["seq"]), raw["open"], state, counts)
 
 
 @contextmanager
@@ -175,17 +184,17 @@ class RedisStore:
     def _where(self) -> Any:
         return _reachable(self.url)
 
-    async def create(self, code: str, key_hash: str, state: State) -> bool:
+    async def create(self, code: str, key_hash: str, state: ClassState) -> bool:
         with self._where():
             made = await self._create(
-                keys=[class_key(code)], args=[key_hash, json.dumps(state), self.ttl_ms]
+                keys=[class_key(code)], args=[key_hash, STATE_JSON.dump_json(state), self.ttl_ms]
             )
         return bool(made)
 
     async def get(self, code: str) -> Snapshot | None:
         with self._where():
             raw: dict[str, str] = await self.redis.hgetall(class_key(code))  # type: ignore[assignment]
-        return _snapshot(raw) if raw else None
+        return _snapshot(raw)
 
     async def update(self, code: str, command: Command) -> Snapshot | None:
         key = class_key(code)
@@ -195,9 +204,9 @@ class RedisStore:
                     try:
                         await pipe.watch(key)
                         raw: dict[str, str] = await pipe.hgetall(key)  # type: ignore[assignment]
-                        if not raw:
-                            return None
                         before = _snapshot(raw)
+                        if before is None:
+                            return None
                         change = command(before)
                         after = self._write(pipe, code, before, change)
                         await pipe.execute()
@@ -211,7 +220,7 @@ class RedisStore:
     def _write(self, pipe: Any, code: str, before: Snapshot, change: Change) -> Snapshot:
         pipe.multi()
         seq = before.seq + len(change.events)
-        fields = {"state": json.dumps(change.state), "open": change.open, "seq": seq}
+        fields = {"state": STATE_JSON.dump_json(change.state), "open": change.open, "seq": seq}
         pipe.hset(class_key(code), mapping=fields)
         pipe.pexpire(class_key(code), self.ttl_ms)
         pipe.pexpire(answers_key(code), self.ttl_ms)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, FiniteFloat, field_validator
 
+from app.classroom.state import Position
 from app.schemas import Strict, Values
 from engine.limits import MAX_ITERATIONS, MAX_NODES, MAX_SOURCE_CHARS
 from engine.steps import Phase
@@ -61,6 +62,15 @@ class PositionRequest(Strict):
     iteration: int | None = Field(
         None, ge=0, le=MAX_ITERATIONS, description="a training loop's (omit: the first)"
     )
+
+    def position(self) -> Position:
+        return {
+            "phase": self.phase,
+            "step": self.step,
+            "folded": self.folded,
+            "values": self.values,
+            "iteration": self.iteration,
+        }
 
 
 class PositionOut(Strict):

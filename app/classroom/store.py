@@ -1,95 +1,16 @@
-"""Where classes live: the ``ClassStore`` interface, and ``open_store`` to choose one.
+"""Where classes live: ``open_store`` chooses a store (app.classroom.protocol) from the
+broker's URL.
 
 Without ``GRADSTEP_BROKER_URL`` a worker keeps its classes in memory (``memory.MemoryStore``):
 one process, nothing else to run. With ``redis://…`` every worker and server shares them through
-Redis (``redis_store.RedisStore``): state in keys that expire, events by pub/sub. Both pass the
-same tests (tests/api/test_classes.py).
-
-A class lasts ``CLASS_TTL_S`` after its teacher's last command (an answer does not extend it);
-then it is deleted with its answers, as when it is closed.
+Redis (``redis_store.RedisStore``): state in keys that expire, events by pub/sub.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
-
-from app.classroom.hub import Hub
-from app.classroom.model import Change, Outcome, Snapshot, State
-
-CLASS_TTL_S = 12 * 3600  # a day's lectures; a class is rarely wanted the next morning
-MAX_ANSWERS_PER_ROUND = 2_000  # the largest lecture hall, twice over
-MAX_ROSTER = MAX_ANSWERS_PER_ROUND  # students listed for the teacher; later ones are not
-Command = Callable[[Snapshot], Change]  # may raise an HTTP error: nothing then changes
-
-
-class StoreUnavailable(Exception):
-    """The broker cannot be reached: a 503, the input not at fault."""
-
-
-class ClassStore(Protocol):
-    kind: str  # "memory" or "redis", for messages
-    hub: Hub  # this worker's listeners
-    ttl_s: float  # a class's lifetime after its teacher's last command
-
-    async def create(self, code: str, key_hash: str, state: State) -> bool:
-        """Store a new class; False when ``code`` is taken (the caller draws another)."""
-        ...
-
-    async def get(self, code: str) -> Snapshot | None:
-        """The class, or None when there is none (never made, closed or expired)."""
-        ...
-
-    async def update(self, code: str, command: Command) -> Snapshot | None:
-        """Apply ``command`` atomically: its state and open round are stored, its events sent,
-        with the next ids, and the class's lifetime starts again. The class as it then is, or
-        None when there is no such class (the command is not run)."""
-        ...
-
-    async def answer(
-        self, code: str, round_key: str, student: str, record: dict[str, Any]
-    ) -> tuple[Outcome, int]:
-        """Count ``student``'s answer to the round ``round_key`` ("question:round") when that
-        round is open and this student has not answered it; the outcome and the round's count.
-        A counted answer sends an ``answers`` event with the count."""
-        ...
-
-    async def answers(self, code: str) -> dict[str, list[dict[str, Any]]]:
-        """Every answer of the class, by round, each ``{"value", "nickname", "at"}``, in the
-        order they were counted; no student tokens."""
-        ...
-
-    async def present(
-        self, code: str, student: str, nickname: str | None, opened: int, seconds: float
-    ) -> None:
-        """Note ``student``'s page as following the class: a stream of it ``opened`` (1), heard
-        from (0) or ended (-1); it counts as following while it has a stream open and one was
-        heard from in the last ``seconds`` (a stream that ended unheard, its worker killed). The
-        nickname it gave (None keeps the one it had). At most ``MAX_ROSTER`` students are
-        noted; nothing when there is no such class."""
-        ...
-
-    async def roster(self, code: str, round_key: str) -> list[dict[str, Any]]:
-        """The students noted, first seen first, each ``{"nickname", "present", "answered"}``
-        (``answered``: the round ``round_key``; the nickname of that answer, else the page's);
-        no student tokens."""
-        ...
-
-    async def close(self, code: str, reason: str) -> bool:
-        """Delete the class, its answers and students, and send ``closed``; False when there
-        was none."""
-        ...
-
-    def listen(self, code: str) -> AbstractAsyncContextManager[Any]:
-        """A queue of the class's events from now on (``hub.Item``), for one listener."""
-        ...
-
-    async def reachable(self) -> bool:
-        """Whether the classes can be reached now (the broker answers)."""
-        ...
-
-    async def aclose(self) -> None: ...
+from app.classroom.memory import MemoryStore
+from app.classroom.protocol import CLASS_TTL_S, ClassStore
+from app.classroom.redis_store import RedisStore
 
 
 def open_store(broker_url: str | None, ttl_s: float | None = None) -> ClassStore:
@@ -97,9 +18,5 @@ def open_store(broker_url: str | None, ttl_s: float | None = None) -> ClassStore
     ``unix://``, Redis (connected when first used)."""
     ttl = CLASS_TTL_S if ttl_s is None else ttl_s
     if not broker_url:
-        from app.classroom.memory import MemoryStore
-
         return MemoryStore(ttl)
-    from app.classroom.redis_store import RedisStore
-
     return RedisStore(broker_url, ttl)

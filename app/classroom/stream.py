@@ -23,7 +23,7 @@ from starlette.responses import StreamingResponse
 
 from app.classroom.hub import Hub, Item
 from app.classroom.model import Snapshot, closed_event, event_json, opening_events
-from app.classroom.store import ClassStore, StoreUnavailable
+from app.classroom.protocol import ClassStore, StoreUnavailable
 from app.exit_signals import on_exit_signal
 
 KEEPALIVE_S = 15.0  # proxies close idle connections after 60 s (nginx's proxy_read_timeout)

@@ -16,6 +16,9 @@ import io
 import math
 from typing import Any
 
+from app.classroom.model import round_key
+from app.classroom.state import Histogram, Question
+
 BINS = 9  # four either side of the true value's
 RELATIVE_TOLERANCE = 0.01
 ABSOLUTE_TOLERANCE = 0.005  # half the last of the four decimals the page shows, and then some
@@ -34,7 +37,7 @@ def is_correct(value: float | str, true: float) -> bool:
     return math.isclose(value, true, rel_tol=RELATIVE_TOLERANCE, abs_tol=ABSOLUTE_TOLERANCE)
 
 
-def histogram(kind: str, true: float, values: list[float | str]) -> dict[str, Any]:
+def histogram(kind: str, true: float, values: list[float | str]) -> Histogram:
     """``{"kind", "true", "count", "correct", "signs", "width", "bins", "below", "above"}``:
     ``bins`` are ``{"from", "to", "count"}`` (``from`` included), empty for a sign question."""
     signs = dict.fromkeys(SIGNS, 0)
@@ -87,7 +90,15 @@ CSV_COLUMNS = (
 )
 
 
-def answers_csv(questions: list[dict[str, Any]], answers: dict[str, list[dict[str, Any]]]) -> str:
+def round_histogram(
+    question: Question, number: int, answers: dict[str, list[dict[str, Any]]]
+) -> Histogram:
+    """Round ``number`` of ``question`` counted from the class's ``answers`` (by round key)."""
+    values = [record["value"] for record in answers.get(round_key(question["id"], number), [])]
+    return histogram(question["kind"], question["true"], values)
+
+
+def answers_csv(questions: list[Question], answers: dict[str, list[dict[str, Any]]]) -> str:
     """One row per answer: where the class was, which node and round, the true value, the
     answer and how long after the round opened it came. No student token, no nickname."""
     out = io.StringIO()
@@ -96,7 +107,7 @@ def answers_csv(questions: list[dict[str, Any]], answers: dict[str, list[dict[st
     for question in questions:
         true = question["true"]
         for number, opened in enumerate(question["rounds"], 1):
-            for record in answers.get(f"{question['id']}:{number}", []):
+            for record in answers.get(round_key(question["id"], number), []):
                 value = record["value"]
                 writer.writerow(
                     (

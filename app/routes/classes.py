@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import time
-from contextlib import AsyncExitStack
+from collections.abc import Iterator
+from contextlib import AsyncExitStack, contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
@@ -19,26 +20,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from app.capacity import Unavailable
+from app.classroom import commands, views
+from app.classroom.answering import answer_round, check_outcome
 from app.classroom.codes import key_hash, key_matches, new_code, new_key, normal_code
-from app.classroom.model import (
-    START_POSITION,
-    Change,
-    Event,
-    Outcome,
-    Snapshot,
-    at_question,
-    locked_event,
-    new_state,
-    opening_events,
-    position_event,
-    program_event,
-    question_event,
-    question_of,
-    reveal_event,
-    round_key,
-    round_of,
-)
+from app.classroom.commands import Asking, Refusal
+from app.classroom.model import Outcome, Snapshot
 from app.classroom.program import class_program, given_values, true_gradient
+from app.classroom.protocol import ClassStore, Command, StoreUnavailable
 from app.classroom.schemas import (
     MAX_NICKNAME,
     STUDENT_PATTERN,
@@ -57,7 +45,7 @@ from app.classroom.schemas import (
     Tally,
     plain_nickname,
 )
-from app.classroom.store import ClassStore, Command, StoreUnavailable
+from app.classroom.state import ClassProgram, new_state
 from app.classroom.stream import (
     ClassStream,
     StreamCounts,
@@ -65,7 +53,7 @@ from app.classroom.stream import (
     note_gone,
     note_present,
 )
-from app.classroom.tally import answers_csv, histogram
+from app.classroom.tally import answers_csv, round_histogram
 from app.links.ratelimit import TokenBuckets
 from app.links.state import is_link_id
 from app.links.store import StoreError
@@ -84,8 +72,8 @@ CLASSES_PER_MINUTE = 10  # new classes per client address: a teacher makes one a
 ANSWERS_PER_STUDENT_PER_MINUTE = 20  # a student answers each round once; a few retries
 ANSWERS_PER_ADDRESS_PER_MINUTE = 600  # a hall of 300 behind one NAT address, twice a minute
 ANSWERS_PER_CLASS_PER_MINUTE = 3_000  # a lecture hall of 1,000 answering within seconds, thrice
-MAX_QUESTIONS = 200  # a class's questions; each keeps its rounds in the class's state
-MAX_ROUNDS = 5  # Peer Instruction votes twice; a third and more are there to be spare
+# the class's refusals (app.classroom.commands.Refusal), by kind
+REFUSAL_STATUS = {"not_found": 404, "changed": 409, "closed": 409, "answered": 409, "full": 409}
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorResponse, "description": "no teacher key, or not this class's"},
@@ -104,6 +92,15 @@ class Refused(HTTPException):
     ) -> None:
         super().__init__(status, message, headers=headers)
         self.kind = kind
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The class's refusals answered in the error shape, with their status."""
+    try:
+        yield
+    except Refusal as refusal:
+        raise Refused(REFUSAL_STATUS[refusal.kind], refusal.kind, refusal.message) from None
 
 
 def _limited(buckets: TokenBuckets, key: str, what: str) -> None:
@@ -177,7 +174,8 @@ async def _command(
     """Run a teacher's command on the class (whose key ``authorization`` must carry)."""
     code, snapshot = await _class(request, code)
     _teacher(snapshot, authorization)
-    after = await _reachable(store_at(request).update(code, command))
+    with _refusals():
+        after = await _reachable(store_at(request).update(code, command))
     if after is None:  # closed or expired since it was looked up
         raise _no_class(code)
     assert isinstance(after, Snapshot)
@@ -199,11 +197,8 @@ def _urls(request: Request, code: str, key: str) -> dict[str, str]:
 # ── the teacher ───────────────────────────────────────────────────────────────────────────────
 
 
-async def _program(request: Request, source: str, values: Any) -> dict[str, Any]:
-    layout = request.app.state.layout
-    given = given_values(values)
-    program: dict[str, Any] = await run_in_threadpool(class_program, layout, source, given)
-    return program
+async def _program(source: str, values: Any) -> ClassProgram:
+    return await run_in_threadpool(class_program, source, given_values(values))
 
 
 def _link_program(request: Request, link: str) -> tuple[str, str | None]:
@@ -235,7 +230,7 @@ async def create_class(body: ClassRequest, request: Request) -> dict[str, str]:
         source, values = await run_in_threadpool(_link_program, request, body.link)
     else:
         source, values = (body.source or ""), body.values  # type: ignore[assignment]
-    program = await _program(request, source, values)
+    program = await _program(source, values)
     key = new_key()
     store = store_at(request)
     while True:  # a code already taken (1 in 10**14 per class) draws another
@@ -250,32 +245,8 @@ async def move(
     code: str, body: PositionRequest, request: Request, authorization: Authorization = None
 ) -> Response:
     """Move every following student's screen to a step (and its folds, values, iteration)."""
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        program = state["program"]
-        steps = program["steps"][body.phase]
-        if body.step >= steps:
-            where = f"0 to {steps - 1}" if steps else "none: the program has no such steps"
-            raise GradstepError(
-                f"step: {body.phase} step {body.step} does not exist (steps: {where})", "request"
-            )
-        iterations = program["iterations"]
-        if body.iteration is not None and body.iteration >= max(iterations, 1):
-            raise GradstepError(
-                f"iteration: the program's loop ran {iterations} iterations (0 to "
-                f"{max(iterations - 1, 0)})",
-                "request",
-            )
-        state["position"] = body.model_dump()
-        events = [position_event(state)]
-        if snapshot.open:  # a step past the question's may show its answer: answers stop here
-            question, number = round_of(snapshot.open)
-            if not at_question(state["position"], _asked(state, question)):
-                return Change(state, "", [*events, locked_event(question, number)])
-        return Change(state, snapshot.open, events)
-
-    await _command(request, code, command, authorization)
+    move = functools.partial(commands.move, to=body.position())
+    await _command(request, code, move, authorization)
     return Response(status_code=204)
 
 
@@ -284,13 +255,8 @@ async def pause(
     code: str, body: PauseRequest, request: Request, authorization: Authorization = None
 ) -> Response:
     """Pause every student's screen (true), or let it go on (false)."""
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        state["paused"] = body.paused
-        return Change(state, snapshot.open, [{"type": "paused", "paused": body.paused}])
-
-    await _command(request, code, command, authorization)
+    pause = functools.partial(commands.pause, paused=body.paused)
+    await _command(request, code, pause, authorization)
     return Response(status_code=204)
 
 
@@ -300,14 +266,8 @@ async def roam(
 ) -> Response:
     """Let students step on their own (true), up to the teacher's step unless ``ahead``, or have
     them follow the teacher again (false)."""
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        state["roam"] = body.roam
-        state["roam_ahead"] = body.roam and body.ahead
-        return Change(state, snapshot.open, [position_event(state)])
-
-    await _command(request, code, command, authorization)
+    roam = functools.partial(commands.roam, roaming=body.roam, ahead=body.ahead)
+    await _command(request, code, roam, authorization)
     return Response(status_code=204)
 
 
@@ -319,16 +279,9 @@ async def change_program(
     question on screen is put away (its answers are kept for the tally)."""
     code, snapshot = await _class(request, code)
     _teacher(snapshot, authorization)  # before the program runs: a stranger's costs nothing
-    program = await _program(request, body.source, body.values)
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        state["program"] = program
-        state["position"] = dict(START_POSITION)
-        state["question"] = None
-        return Change(state, "", [program_event(program), position_event(state)])
-
-    await _command(request, code, command, authorization)
+    program = await _program(body.source, body.values)
+    change = functools.partial(commands.change_program, program=program)
+    await _command(request, code, change, authorization)
     return Response(status_code=204)
 
 
@@ -346,54 +299,13 @@ async def ask(
     code, snapshot = await _class(request, code)
     _teacher(snapshot, authorization)
     state = snapshot.state
-    if len(state["questions"]) >= MAX_QUESTIONS:
-        raise GradstepError(f"a class asks {MAX_QUESTIONS} questions at most", "limit")
-    layout = request.app.state.layout
-    true, name = await run_in_threadpool(
-        true_gradient, layout, state["program"], state["position"], body.node
-    )
-    digest, position = state["program"]["digest"], state["position"]
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        if state["program"]["digest"] != digest or state["position"] != position:
-            raise Refused(409, "changed", "the class moved while the question was being asked")
-        number = len(state["questions"]) + 1
-        question = {
-            "id": number,
-            "node": body.node,
-            "name": name,
-            "kind": body.kind,
-            "phase": position["phase"],
-            "step": position["step"],
-            "iteration": position["iteration"],
-            "true": true,
-            "rounds": [{"opened": time.time(), "histogram": None}],
-        }
-        state["questions"].append(question)
-        state["question"] = number
-        return Change(state, round_key(number, 1), [question_event(question)])
-
-    after = await _command(request, code, command, authorization)
-    return {"question": after.state["question"], "round": 1}
-
-
-def _not_open(question: int) -> Refused:
-    return Refused(
-        409,
-        "closed",
-        f"question {question} is not taking answers now: its answers were shown, or another "
-        "question was asked",
-    )
-
-
-def _asked(state: dict[str, Any], question: int) -> dict[str, Any]:
-    found = question_of(state, question)
-    if found is None:
-        asked = len(state["questions"])
-        which = f"questions 1 to {asked}" if asked else "no questions yet"
-        raise Refused(404, "not_found", f"there is no question {question} (this class has {which})")
-    return found
+    commands.check_room(state)  # before the program runs
+    program, position = state["program"], state["position"]
+    true, name = await run_in_threadpool(true_gradient, program, position, body.node)
+    asking = Asking(body.node, body.kind, name, true, program["digest"], position)
+    ask = functools.partial(commands.ask, asking=asking, now=time.time())
+    after = await _command(request, code, ask, authorization)
+    return {"question": len(after.state["questions"]), "round": 1}  # the last asked
 
 
 @router.post(
@@ -407,20 +319,9 @@ async def ask_again(
 ) -> dict[str, int]:
     """A new round of the same question (Peer Instruction's second vote, after discussion):
     each round is counted and kept apart."""
-
-    def command(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        asked = _asked(state, question)
-        if len(asked["rounds"]) >= MAX_ROUNDS:
-            raise GradstepError(f"a question has {MAX_ROUNDS} rounds at most", "limit")
-        asked["rounds"].append({"opened": time.time(), "histogram": None})
-        state["question"] = question
-        moved = _to_question(state, asked)
-        key = round_key(question, len(asked["rounds"]))
-        return Change(state, key, [*moved, question_event(asked)])
-
-    after = await _command(request, code, command, authorization)
-    rounds = len(_asked(after.state, question)["rounds"])
+    again = functools.partial(commands.ask_again, question=question, now=time.time())
+    after = await _command(request, code, again, authorization)
+    rounds = len(commands.asked(after.state, question)["rounds"])
     return {"question": question, "round": rounds}
 
 
@@ -430,29 +331,16 @@ async def reveal(
 ) -> dict[str, Any]:
     """Stop the question's last round taking answers and show everyone its histogram:
     ``{"question", "round", "histogram"}``."""
-
     code = normal_code(code) or code
-
-    after = await _command(request, code, _closing(question, told=False), authorization)
-    asked = _asked(after.state, question)
+    close = functools.partial(commands.close_round, question=question, told=False)
+    after = await _command(request, code, close, authorization)
+    asked = commands.asked(after.state, question)
     number = len(asked["rounds"])
     shown = asked["rounds"][-1]["histogram"]
     if shown is None:  # no answer comes in now: the round is closed
         answers = await _reachable(store_at(request).answers(code))
-        values = [record["value"] for record in answers.get(round_key(question, number), [])]
-        shown = histogram(asked["kind"], asked["true"], values)
-
-        def show(snapshot: Snapshot) -> Change:
-            state = snapshot.mutable()
-            revealed = _asked(state, question)
-            revealed["rounds"][number - 1]["histogram"] = shown
-            # a question not on screen is put there first, at its own step
-            moved = _to_question(state, revealed)
-            shown_first = [] if state["question"] == question else [question_event(revealed)]
-            state["question"] = question
-            events = [*moved, *shown_first, reveal_event(revealed)]
-            return Change(state, snapshot.open, events)
-
+        shown = round_histogram(asked, number, answers)
+        show = functools.partial(commands.show, question=question, number=number, histogram=shown)
         await _command(request, code, show, authorization)
     return {"question": question, "round": number, "histogram": shown}
 
@@ -463,60 +351,9 @@ async def lock(
 ) -> dict[str, int]:
     """Stop the question's last round taking answers without showing them (the class talks it
     over before the reveal): ``{"question", "round"}``. Moving to another step does the same."""
-
-    after = await _command(request, code, _closing(question, told=True), authorization)
-    return {"question": question, "round": len(_asked(after.state, question)["rounds"])}
-
-
-def _closing(question: int, told: bool) -> Command:
-    """The command that stops ``question``'s last round taking answers (nothing, when it is
-    locked or revealed already); ``told``: listeners are sent ``locked`` (a reveal sends its
-    histogram instead)."""
-
-    def stop(snapshot: Snapshot) -> Change:
-        state = snapshot.mutable()
-        number = len(_asked(state, question)["rounds"])
-        if snapshot.open != round_key(question, number):
-            return Change(state, snapshot.open, [])
-        return Change(state, "", [locked_event(question, number)] if told else [])
-
-    return stop
-
-
-def _to_question(state: dict[str, Any], question: dict[str, Any]) -> list[Event]:
-    """Moves the class back to the step ``question`` was asked at, if it is elsewhere: its
-    histogram and its next round are shown with their own step."""
-    if at_question(state["position"], question):
-        return []
-    for k in ("phase", "step", "iteration"):
-        state["position"][k] = question[k]
-    return [position_event(state)]
-
-
-def _rounds(question: dict[str, Any], snapshot: Snapshot, answers: dict[str, Any]) -> list[Any]:
-    rounds = []
-    for number, kept in enumerate(question["rounds"], 1):
-        key = round_key(question["id"], number)
-        records = answers.get(key, [])
-        shown = kept["histogram"]
-        live = histogram(question["kind"], question["true"], [r["value"] for r in records])
-        rounds.append(
-            {
-                "round": number,
-                "open": snapshot.open == key,
-                "revealed": shown is not None,
-                "histogram": shown if shown is not None else live,
-                "answers": [
-                    {
-                        "value": r["value"],
-                        "nickname": r["nickname"],
-                        "seconds": round(max(0.0, r["at"] - kept["opened"]), 1),
-                    }
-                    for r in records
-                ],
-            }
-        )
-    return rounds
+    close = functools.partial(commands.close_round, question=question, told=True)
+    after = await _command(request, code, close, authorization)
+    return {"question": question, "round": len(commands.asked(after.state, question)["rounds"])}
 
 
 @router.get("/api/classes/{code}/answers", response_model=Tally, responses=_ERRORS)
@@ -526,21 +363,7 @@ async def tally(code: str, request: Request, authorization: Authorization = None
     code, snapshot = await _class(request, code)
     _teacher(snapshot, authorization)
     answers = await _reachable(store_at(request).answers(code))
-    questions = [
-        {
-            "question": q["id"],
-            "node": q["node"],
-            "name": q["name"],
-            "kind": q["kind"],
-            "phase": q["phase"],
-            "step": q["step"],
-            "iteration": q["iteration"],
-            "true": q["true"],
-            "rounds": _rounds(q, snapshot, answers),
-        }
-        for q in snapshot.state["questions"]
-    ]
-    return {"questions": questions}
+    return views.tally(snapshot, answers)
 
 
 @router.get("/api/classes/{code}/students", response_model=Roster, responses=_ERRORS)
@@ -551,14 +374,8 @@ async def students(
     for the teacher's eyes alone (nicknames; no student tokens)."""
     code, snapshot = await _class(request, code)
     _teacher(snapshot, authorization)
-    question = question_of(snapshot.state, snapshot.state["question"] or 0)
-    key = round_key(question["id"], len(question["rounds"])) if question else ""
-    listed = await _reachable(store_at(request).roster(code, key))
-    return {
-        "students": listed,
-        "present": sum(s["present"] for s in listed),
-        "answered": snapshot.counts.get(key, 0) if question else None,
-    }
+    listed = await _reachable(store_at(request).roster(code, views.screen_round(snapshot)))
+    return views.roster(snapshot, listed)
 
 
 @router.get(
@@ -595,12 +412,7 @@ async def close_class(code: str, request: Request, authorization: Authorization 
 async def view(code: str, request: Request) -> dict[str, Any]:
     """What a student's page starts from: the program, the position, the question on screen."""
     code, snapshot = await _class(request, code)
-    state = snapshot.state
-    program = {name: state["program"][name] for name in ("source", "values", "digest")}
-    position = {k: v for k, v in position_event(state).items() if k != "type"}
-    opening = opening_events(snapshot)
-    question = opening[1] if len(opening) > 1 else None
-    return {"code": code, "program": program, "position": position, "question": question}
+    return views.class_view(code, snapshot)
 
 
 @router.get(
@@ -699,15 +511,8 @@ async def answer(code: str, body: AnswerRequest, request: Request) -> dict[str, 
     """A student's answer to the question's round now open: the first answer of each student
     counts, a second is refused (409)."""
     code, snapshot = await _class(request, code)
-    asked = _asked(snapshot.state, body.question)
-    number = len(asked["rounds"])
-    key = round_key(body.question, number)
-    if snapshot.open != key:  # checked before any answer is charged to the class
-        raise _not_open(body.question)
-    wants_sign = asked["kind"] == "sign"
-    if wants_sign != isinstance(body.value, str):
-        wanted = "+, - or 0" if wants_sign else "a number"
-        raise GradstepError(f"value: question {body.question} takes {wanted}", "request")
+    with _refusals():
+        key, number = answer_round(snapshot, body.question, body.value)
     state = request.app.state
     _limited(state.student_answers, f"{code}/{body.student}", "answers from you")
     # one address cannot fill a round (fresh student tokens each time), a hall behind one
@@ -718,15 +523,6 @@ async def answer(code: str, body: AnswerRequest, request: Request) -> dict[str, 
     outcome, count = await _reachable(store_at(request).answer(code, key, body.student, record))
     if outcome is Outcome.GONE:
         raise _no_class(code)
-    if outcome is Outcome.NOT_OPEN:
-        raise _not_open(body.question)
-    if outcome is Outcome.ANSWERED:
-        raise Refused(
-            409,
-            "answered",
-            f"you have answered round {number} of question {body.question}: your first answer "
-            "is the one counted",
-        )
-    if outcome is Outcome.FULL:
-        raise Refused(409, "full", f"round {number} of question {body.question} is full")
+    with _refusals():
+        check_outcome(outcome, body.question, number)
     return {"question": body.question, "round": number, "count": count}
