@@ -24,7 +24,7 @@ from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
 from app.middleware import MAX_REQUEST_HEAD_BYTES
 from app.numbers import ascii_digits
-from app.pipeline import draw
+from app.pipeline import Pipeline, draw
 from app.query import StepQuery, parse_values
 from app.settings import MAX_PORT, Settings, env_name, problems
 from engine import runner
@@ -125,10 +125,10 @@ def _render(args: argparse.Namespace, settings: Settings) -> int:
     except GradstepError as error:  # a notebook that cannot be read
         print(f"gradstep: {error.message}", file=sys.stderr)
         return 2
-    runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
+    runner.sandbox(settings.sandbox)  # where the compiled sandbox is kept
     layout = Layout(settings.layout_settings())
     try:
-        drawn = draw(layout, source, parse_values(args.values), args.rankdir)
+        drawn = draw(Pipeline.of(settings), layout, source, parse_values(args.values), args.rankdir)
         at = StepQuery(args.phase, args.step)
         at.check(drawn.structure)
         svg = drawn.svg(at.phase, at.step)
@@ -204,8 +204,7 @@ def _sandbox(settings: Settings) -> int:
         print(f"gradstep: building the sandbox in {settings.sandbox} (once: about a minute)",
               file=sys.stderr)  # fmt: skip
     try:
-        runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
-        runner.sandbox().load()
+        runner.sandbox(settings.sandbox).load()
     except (OSError, RuntimeError) as error:
         print(f"gradstep: the sandbox could not be built: {error}", file=sys.stderr)
         return 1

@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app import __version__, pipeline
+from app import __version__
 from app.allocator import limit_heaps
-from app.capacity import Answers, Gate
+from app.capacity import Answers
 from app.classroom.store import open_store
 from app.classroom.stream import StreamCounts, end_streams_on_exit
 from app.draw import png
@@ -21,9 +21,8 @@ from app.draw.layout.limits import cache_share
 from app.errors import install_error_handlers
 from app.links.ratelimit import TokenBuckets
 from app.links.reopening import ReopeningStore
-from app.links.store import MB
 from app.middleware import HEAD_REFUSALS, install_middleware
-from app.pipeline import STRUCTURES
+from app.pipeline import Pipeline
 from app.routes import classes, exports, graph, links, oembed, pages, training
 from app.serving import mount_static
 from app.settings import Settings
@@ -43,15 +42,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         png.start()
         # short links; migrated before any request
         app.state.links = store = ReopeningStore(settings.links_url())  # broken: links 503
-        app.state.link_store_bytes = settings.links_store_mb * MB  # each new link trims to it
         app.state.link_buckets = TokenBuckets(settings.links_per_minute)
         app.state.link_misses = TokenBuckets(settings.link_misses_per_minute)
         app.state.layout = layout = Layout(settings.layout_settings())
         app.state.answers = Answers(cache_share(settings.cache_mb, "answers"), layout.busy)
-        STRUCTURES.max_bytes = cache_share(settings.cache_mb, "structures")
-        pipeline.RUNS = Gate.for_runs(settings.run_slots, settings.run_queue)
-        runner.configure(settings.run_fuel, settings.run_memory_mb, settings.sandbox)
-        runner.sandbox().load()  # built and compiled once (a minute), then loaded in ms
+        app.state.pipeline = Pipeline.of(settings)  # the runs' gate and limits, structures kept
+        # the process's sandbox, built and compiled once (a minute), then loaded in ms
+        runner.sandbox(settings.sandbox).load()
         app.state.training = jobs = TrainingJobs()
         # live classes: in memory, or shared through the broker (connected when first used)
         app.state.classes = class_store = open_store(settings.broker_url)

@@ -6,8 +6,12 @@
 
 Every route that shows a graph (the JSON API, the SVG and PNG images, the exports, the CLI)
 goes through ``draw`` and then fills the template for the step it shows. A value-only change
-finds its structure kept (``STRUCTURES``) and its layout cached: it costs the run of the program
-and its numbers, and answers the numbers alone when the client holds that structure.
+finds its structure kept (``Pipeline.structures``) and its layout cached: it costs the run of the
+program and its numbers, and answers the numbers alone when the client holds that structure.
+
+What the drawings of one app share (the gates, each run's limits, the structures and drawings
+kept) is one ``Pipeline``, made by whoever draws (the app's lifespan from its settings, the CLI,
+a notebook) and passed to ``draw``: this module keeps no state of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pydantic import TypeAdapter
 
@@ -30,6 +34,8 @@ from app.draw.layout import LaidOut, Layout
 from app.draw.layout.limits import DEFAULT_CACHE_MB, cache_share
 from app.draw.svg import SvgTemplate
 from app.draw.texts import slot_texts
+from app.settings import Settings
+from engine.limits import RunLimits
 from engine.runner import Engine
 from engine.steps import Phase, position, state_at
 from engine.trace import Built, Drawable, Numbers, Structure, Trace, build, key, numbers
@@ -71,22 +77,50 @@ def _cost(kept: Kept) -> int:
     return len(kept.described.json) * MEMORY_PER_JSON_BYTE
 
 
-# structures kept by their key (engine.trace.key): 64 at most, and half of GRADSTEP_CACHE_MB
-STRUCTURES: BoundedCache[Kept] = BoundedCache(
-    _cost, cache_share(DEFAULT_CACHE_MB, "structures"), entries=64
-)
-# programs running at once, and waiting (app/main.py sets it from the settings)
-RUNS = Gate.for_runs(default_slots())
+MAX_STRUCTURES = 64  # structures kept by their key (engine.trace.key), within their share
 # A new structure of a program past BIG_TRACE_VALUES values takes a second or more of Python
 # (the 3,610-value demo: 1.7 s), holding the interpreter's lock from every other request: one
-# is traced at a time and two wait; more are refused (admission by cost: a lecture hall's
-# small programs and slider moves are not slowed by several at once)
+# is traced at a time and BIG_TRACES_WAITING wait; more are refused (admission by cost: a
+# lecture hall's small programs and slider moves are not slowed by several at once)
 BIG_TRACE_VALUES = 1000
-TRACES = Gate("big-graph trace", 1, 2, RETRY_AFTER_BUSY_S)
+BIG_TRACES_WAITING = 2
 MAX_DRAWINGS = 64  # a drawing's DOT is at most a few hundred KB (MAX_DRAWN_VALUES)
-_DRAWINGS: BoundedCache[tuple[Fold, Rankdir, str]] = BoundedCache(
-    lambda drawing: len(drawing[2]), None, MAX_DRAWINGS
-)
+
+
+def _structures(cache_mb: int) -> BoundedCache[Kept]:
+    """Structures kept: ``MAX_STRUCTURES``, and their share of ``cache_mb`` (half)."""
+    return BoundedCache(_cost, cache_share(cache_mb, "structures"), entries=MAX_STRUCTURES)
+
+
+def _traces() -> Gate:
+    return Gate("big-graph trace", 1, BIG_TRACES_WAITING, RETRY_AFTER_BUSY_S)
+
+
+def _drawings() -> BoundedCache[tuple[Fold, Rankdir, str]]:
+    return BoundedCache(lambda drawing: len(drawing[2]), None, MAX_DRAWINGS)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Pipeline:
+    """What the drawings of one app (or one CLI run, or one notebook) share: the gate of the
+    programs running at once and waiting, the limits of each run, the structures kept, the gate
+    of big new traces, and the drawings (DOT) kept. By default as an unset setting makes it."""
+
+    runs: Gate = field(default_factory=lambda: Gate.for_runs(default_slots()))
+    limits: RunLimits = field(default_factory=RunLimits)
+    structures: BoundedCache[Kept] = field(default_factory=lambda: _structures(DEFAULT_CACHE_MB))
+    traces: Gate = field(default_factory=_traces)
+    drawings: BoundedCache[tuple[Fold, Rankdir, str]] = field(default_factory=_drawings)
+
+    @classmethod
+    def of(cls, settings: Settings) -> Pipeline:
+        """The pipeline the settings describe: GRADSTEP_RUN_SLOTS, _RUN_QUEUE, _RUN_FUEL,
+        _RUN_MEMORY_MB and _CACHE_MB."""
+        return cls(
+            runs=Gate.for_runs(settings.run_slots, settings.run_queue),
+            limits=RunLimits(settings.run_fuel, settings.run_memory_mb),
+            structures=_structures(settings.cache_mb),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +167,7 @@ def _ms(start: float) -> float:
 
 
 def draw(
+    pipeline: Pipeline,
     layout: Layout,
     source: str,
     values: Mapping[str, float] | None,
@@ -142,7 +177,8 @@ def draw(
     engine_choice: Engine = "auto",
     iteration: int | None = None,
 ) -> Drawn:
-    """Parse, trace and lay out ``source`` (``direction`` auto: the one that fills a view of
+    """Parse, trace and lay out ``source`` through ``pipeline`` (its gates, limits and caches)
+    and ``layout`` (``direction`` auto: the one that fills a view of
     ``aspect``; ``folding``: which calls are boxes, app.draw.fold; ``engine_choice``: auto, the
     program's own class Value when it has one, or gradstep's; ``iteration``: which iteration of
     a training loop, None the first); raises ``GradstepError`` for any bad input. Each iteration
@@ -153,23 +189,25 @@ def draw(
     # the program's run (an own engine's runs too): a bounded number at once, each within its
     # fuel; the rest of the work is bounded by the graph's size, and waits for a layout
     # without holding a run's slot
-    with RUNS.slot():
-        program = engine.run(source, given, engine=engine_choice, iteration=iteration)
+    with pipeline.runs.slot():
+        program = engine.run(source, given, engine_choice, iteration, pipeline.limits)
         ran = time.perf_counter()
         outline = engine.outline(program)
     shape = key(program, outline)
-    kept = STRUCTURES.get(shape)
+    structures, traces = pipeline.structures, pipeline.traces
+    kept = structures.get(shape)
     new = kept is None
     big = new and len(program.graph.data) > BIG_TRACE_VALUES
     if big:
-        TRACES.check()  # refused before its layout is started for nothing
-    fold, rankdir, dot = _kept_drawing((shape, request, direction, aspect), outline)
+        traces.check()  # refused before its layout is started for nothing
+    drawing = (shape, request, direction, aspect)
+    fold, rankdir, dot = _kept_drawing(pipeline.drawings, drawing, outline)
     pending = layout.begin(dot, fold.listed)  # Graphviz lays the DOT out in its own process...
     traced = time.perf_counter()
     try:  # ...while the structure (when new) and the numbers are written
         if kept is None:
-            with TRACES.slot() if big else contextlib.nullcontext():
-                kept = STRUCTURES.get(shape) or _kept(program, outline)
+            with traces.slot() if big else contextlib.nullcontext():
+                kept = structures.get(shape) or _kept(program, outline)
         figures = numbers(program, outline, kept.built)
     except BaseException:  # the program's error comes first; the layout is kept for next time
         with contextlib.suppress(Exception):
@@ -181,7 +219,7 @@ def draw(
     }
     laid_out = pending.result()
     if new:  # kept once drawn: a graph that cannot be drawn crowds out no other's structure
-        kept = STRUCTURES.put(shape, kept)
+        kept = structures.put(shape, kept)
     drawn = _drawn(source, given, kept.described, figures, fold, rankdir, dot, laid_out, start,
                    timings)  # fmt: skip
     return replace(
@@ -192,6 +230,40 @@ def draw(
         losses=program.losses,
         iteration=program.iteration,
         plots=program.plots,
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Traced:
+    """A program's run and its trace, made without a layout (``traced``)."""
+
+    program: engine.Program
+    outline: engine.Outline
+    trace: Trace
+
+
+def traced(
+    pipeline: Pipeline,
+    source: str,
+    values: Mapping[str, float] | None = None,
+    engine_choice: Engine = "auto",
+    iteration: int | None = None,
+) -> Traced:
+    """``source`` run and traced as ``draw`` runs and traces it (within ``pipeline``'s gates and
+    limits, a structure kept reused), without a layout: for what needs the steps and numbers
+    and never a picture (a live class's steps and a question's true gradient). A structure
+    made here is not kept: only a graph drawn is."""
+    given = dict(values) if values is not None else {}
+    with pipeline.runs.slot():
+        program = engine.run(source, given, engine_choice, iteration, pipeline.limits)
+        outline = engine.outline(program)
+    kept = pipeline.structures.get(key(program, outline))
+    if kept is None:
+        big = len(program.graph.data) > BIG_TRACE_VALUES
+        with pipeline.traces.slot() if big else contextlib.nullcontext():
+            kept = _kept(program, outline)
+    return Traced(
+        program, outline, Trace(kept.described.structure, numbers(program, outline, kept.built))
     )
 
 
@@ -217,15 +289,19 @@ def draw_trace(
                   timings)  # fmt: skip
 
 
-def _kept_drawing(drawing: tuple[object, ...], outline: Drawable) -> tuple[Fold, Rankdir, str]:
-    """``_drawing`` of a structure with a fold request, a direction and an aspect, kept: a
-    value-only change draws the same DOT again."""
-    found = _DRAWINGS.get(drawing)
+def _kept_drawing(
+    drawings: BoundedCache[tuple[Fold, Rankdir, str]],
+    drawing: tuple[object, ...],
+    outline: Drawable,
+) -> tuple[Fold, Rankdir, str]:
+    """``_drawing`` of a structure with a fold request, a direction and an aspect, kept in
+    ``drawings``: a value-only change draws the same DOT again."""
+    found = drawings.get(drawing)
     if found is not None:
         return found
     _, request, direction, aspect = drawing
     made = _drawing(outline, direction, aspect, request)  # type: ignore[arg-type]
-    return _DRAWINGS.put(drawing, made)
+    return drawings.put(drawing, made)
 
 
 def _drawing(

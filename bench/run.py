@@ -90,9 +90,10 @@ def native(source: str) -> None:
 
 def plain(source: str) -> None:
     from engine import runner
+    from engine.limits import RUN_FUEL, RUN_MEMORY_MB
 
     request = json.dumps({"source": source, "limits": LIMITS, "plain": True})
-    text, _ = runner.sandbox().call(request, runner.LIMITS.fuel, runner.LIMITS.memory_mb * 2**20)
+    text, _ = runner.sandbox().call(request, RUN_FUEL, RUN_MEMORY_MB * 2**20)
     error = json.loads(text)["error"]
     assert error is None, error
 

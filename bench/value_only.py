@@ -35,7 +35,7 @@ from variants import first_input  # noqa: E402
 import engine  # noqa: E402
 from app.draw.fold import parse_fold  # noqa: E402
 from app.draw.layout import Layout, LayoutSettings  # noqa: E402
-from app.pipeline import _drawing, draw, graph_json  # noqa: E402
+from app.pipeline import Pipeline, _drawing, draw, graph_json  # noqa: E402
 from engine.trace import build, key, numbers  # noqa: E402
 
 
@@ -104,8 +104,9 @@ def size(client: httpx.Client, url: str, source: str, knob: str) -> tuple[int, i
 def pieces(source: str, knob: str, repeat: int) -> None:
     """This server's work on a value-only change, piece by piece, in this process."""
     layout = Layout(LayoutSettings(timeout=60))
+    pipeline = Pipeline()
     try:
-        drawn = draw(layout, source, {knob: 0.25})
+        drawn = draw(pipeline, layout, source, {knob: 0.25})
         program = engine.run(source, {knob: 0.5})
         outline = engine.outline(program)
         built = build(program, outline)
@@ -123,7 +124,7 @@ def pieces(source: str, knob: str, repeat: int) -> None:
             "JSON (numbers only)": lambda: graph_json(
                 drawn, layout.backend, drawn.layout, drawn.described.digest
             ),
-            "the whole draw(), in process": lambda: draw(layout, source, new_value()),
+            "the whole draw(), in process": lambda: draw(pipeline, layout, source, new_value()),
         }
         timings = interleaved(runs, repeat)
     finally:

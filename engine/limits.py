@@ -19,6 +19,8 @@ always builds the same graph.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 MAX_SOURCE_CHARS = 60_000  # characters of source text: a whole chapter (seed 002's is 22,669)
 MAX_NODES = 5_000  # values in one graph (one training iteration's): inputs, constants, results
 MAX_KEPT_NODES = 400_000  # values in all the graphs one run keeps (a loop's iterations)
@@ -32,6 +34,18 @@ MAX_CONSOLE_CHARS = 50_000  # characters print() shows; the rest is cut, with a 
 RUN_FUEL = 27_000_000_000  # units of work one run may do (wasmtime's fuel): about 10 s here
 RUN_MEMORY_MB = 512  # the memory one run may use
 DEFAULT_SEED = 0  # random.seed() and np.random.seed() before every run
+
+
+@dataclass(frozen=True, slots=True)
+class RunLimits:
+    """What one run may use: passed to each run (``engine.runner.run``), from the server's
+    settings (app/settings.py, app/pipeline.py's ``Pipeline``) or these defaults."""
+
+    fuel: int = RUN_FUEL
+    memory_mb: int = RUN_MEMORY_MB
+
+
+DEFAULT_LIMITS = RunLimits()
 
 
 def cut_message(message: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.errors import GradstepError, Span
-from engine.limits import MAX_LABEL_CHARS, MAX_PARENTS, cut_message
+from engine.limits import DEFAULT_LIMITS, MAX_LABEL_CHARS, MAX_PARENTS, RunLimits, cut_message
 from engine.ops import OPS, Op
 
 EngineName = Literal["gradstep", "program"]
@@ -187,6 +187,7 @@ class Program:
     engine_choice: str = "auto"
     fuel: int = 0  # the work its run took (the sandbox's fuel)
     watched: tuple[tuple[int, int], int] | None = None  # the loop's iteration a rerun watched
+    limits: RunLimits = DEFAULT_LIMITS  # its run's: a learner's engine's reruns share the rest
 
 
 def read_op(text: str, arity: int) -> OwnOp:

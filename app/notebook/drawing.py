@@ -19,7 +19,7 @@ from app.draw.dot import Direction, record_field, short_label
 from app.draw.layout import Layout, LayoutSettings
 from app.draw.svg import Theme, standalone_svg
 from app.numbers import DEFAULT_DECIMALS, format_number
-from app.pipeline import Drawn, draw, draw_trace
+from app.pipeline import Drawn, Pipeline, draw, draw_trace
 from engine.trace import Trace, trace_value
 from engine.value import Value
 
@@ -27,6 +27,7 @@ NOTEBOOK_ASPECT = 2.2  # a notebook's output is wide and short: the direction th
 
 _layout: Layout | None = None
 _lock = threading.Lock()
+_PIPELINE = Pipeline()  # the kernel's: a run's default limits, the structures it drew kept
 
 
 def notebook_layout() -> Layout:
@@ -53,7 +54,7 @@ def draw_graph(
             raise TypeError("values= sets a program's inputs; a Value graph has its own")
         return draw_trace(layout, trace_value(what), rankdir, NOTEBOOK_ASPECT, folded)
     if isinstance(what, str):
-        return draw(layout, what, values, rankdir, NOTEBOOK_ASPECT, folded)
+        return draw(_PIPELINE, layout, what, values, rankdir, NOTEBOOK_ASPECT, folded)
     raise TypeError(f"expected an engine.Value or a program's text, not {type(what).__name__}")
 
 

@@ -6,34 +6,32 @@ graph) unless ``aspect=graph``. Every handler runs the engine or a renderer, so 
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator, Sequence
-from html import escape
+from collections.abc import Iterator
 from typing import Annotated
 
-import segno
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from app.capacity import Answers, Gate
+from app.capacity import Gate
+from app.deps import AnswersDep, LayoutDep, PipelineDep
 from app.draw.frames import (
     GIF_LIMIT,
     Picture,
-    StepFile,
     backward_gif,
     check_export,
     export_scale,
     walk,
     zip_of_steps,
 )
+from app.draw.layout import Layout
 from app.draw.offline import offline_html
-from app.draw.png import PICTURE_LIMIT, PNG_PROCESSES, PixelLimit, check_room, fit_scale, svg_to_png
-from app.draw.slide import Aspect, caption, caption_height, graph_aspect, slide_svg
-from app.pipeline import Drawn, draw
+from app.draw.png import PICTURE_LIMIT, PNG_PROCESSES, PixelLimit
+from app.draw.qr import MAX_QR_CHARS, MAX_QR_SIDE, qr_svg
+from app.draw.slide import Aspect
+from app.pictures import drawn_for, pictures, png_answer
+from app.pipeline import Pipeline, draw
 from app.query import Graph, GraphQuery, StepAt, download_name
-from app.routes.graph import answered, layout_of
 from app.schemas import ErrorResponse
-from engine.errors import GradstepError
 from engine.steps import Phase
 from engine.trace import Structure
 
@@ -41,11 +39,7 @@ router = APIRouter(
     tags=["export"], responses={422: {"model": ErrorResponse, "description": "bad input"}}
 )
 
-MAX_QR_CHARS = 2_000  # a version-40 QR code holds 2,331 bytes at error level M; phones need less
-MAX_QR_SIDE = 2_048  # pixels
-QR_BORDER = 4  # modules of quiet zone, as the standard asks
 SVG = "image/svg+xml"
-MAX_PNG_SIDE = 8_192  # pixels, when no scale is given
 MAX_FRAME_SIDE = 4_096  # pixels of each picture in a ZIP or a GIF, when no scale is given
 Scale = Annotated[
     float | None,
@@ -108,28 +102,6 @@ FRAMES = {
 }
 
 
-def _draw(request: Request, graph: GraphQuery, aspect: Aspect) -> Drawn:
-    view = graph_aspect(aspect) if aspect != "graph" else None
-    return draw(layout_of(request), graph.source, graph.values, graph.rankdir, view, graph.fold,
-                graph.engine, graph.iteration)  # fmt: skip
-
-
-def pictures(drawn: Drawn, aspect: Aspect, series: Sequence[StepFile] = ()) -> Picture:
-    """What each step looks like in this export: a slide, or the bare graph. The slides of a
-    ``series`` (a ZIP's, a GIF's) keep room for the longest caption among them and the
-    finished picture's, so that the graph keeps one size from frame to frame."""
-    if aspect == "graph":
-        return drawn.svg
-    trace = drawn.trace
-    shown = [(s.phase, s.step) for s in series]
-    room = max((caption_height(caption(trace, *at), aspect) for at in shown), default=0.0)
-    if shown:
-        room = max(room, caption_height(caption(trace, None, None), aspect))
-    return lambda phase, step: slide_svg(
-        drawn.svg(phase, step), caption(trace, phase, step), aspect, room
-    )
-
-
 def _download(body: bytes, media_type: str, filename: str) -> Response:
     disposition = f'attachment; filename="{filename}"'
     return Response(body, media_type=media_type, headers={"content-disposition": disposition})
@@ -141,7 +113,8 @@ def _stream(chunks: Iterator[bytes], media_type: str, name: str, frames: int) ->
 
 
 def _frames(
-    request: Request,
+    pipeline: Pipeline,
+    layout: Layout,
     graph: GraphQuery,
     aspect: Aspect,
     scale: float | None,
@@ -154,7 +127,7 @@ def _frames(
     first, so that a refused export draws nothing; the stream gives it back)."""
     admitted = Admitted()
     try:
-        drawn = _draw(request, graph, aspect)
+        drawn = drawn_for(pipeline, layout, graph, aspect)
         steps = walk(drawn.structure, phases)
         picture = pictures(drawn, aspect, steps)
         first = picture(None, None)
@@ -173,22 +146,17 @@ def _frames(
     responses={200: {"content": {"image/png": {}}, "description": "one step as PNG"}},
 )
 def get_graph_png(
-    request: Request, graph: Graph, at: StepAt, aspect: AspectQuery = "16:9", scale: Scale = None
+    request: Request,
+    graph: Graph,
+    at: StepAt,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    answers: AnswersDep,
+    aspect: AspectQuery = "16:9",
+    scale: Scale = None,
 ) -> Response:
     """One step as a PNG, for "insert image by URL" and downloads: a 1920×1080 slide by default."""
-
-    def answer() -> bytes:
-        check_room()  # before the graph is drawn for nothing
-        drawn = _draw(request, graph, aspect)
-        at.check(drawn.structure)
-        svg = pictures(drawn, aspect)(at.phase if at.step is not None else None, at.step)
-        default = fit_scale(svg, MAX_PNG_SIDE) if aspect == "graph" else 1.0
-        return svg_to_png(svg, graph.theme, scale or default)
-
-    name = download_name(graph, ".png", at.phase, at.step)
-    headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
-    key = Answers.key("png", repr(graph), repr(at), repr(aspect), repr(scale))
-    return answered(request, key, answer, "image/png", headers, gzipped=False)
+    return png_answer(request, pipeline, layout, answers, graph, at, aspect, scale)
 
 
 @router.get(
@@ -197,13 +165,17 @@ def get_graph_png(
     responses={200: {"content": {"application/zip": {}}, "description": "every step", **FRAMES}},
 )
 def get_graph_zip(
-    request: Request, graph: Graph, aspect: AspectQuery = "16:9", scale: Scale = None
+    graph: Graph,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    aspect: AspectQuery = "16:9",
+    scale: Scale = None,
 ) -> StreamingResponse:
     """Every step, forward then backward, as ``001-forward-001.png`` and ``.svg`` pairs."""
     phases: tuple[Phase, ...] = ("forward", "backward")
     preferred = 2.0 if aspect == "graph" else 1.0
     picture, structure, scale, frames, admitted = _frames(
-        request, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
+        pipeline, layout, graph, aspect, scale, phases, PICTURE_LIMIT, preferred
     )
     chunks = admitted.around(zip_of_steps(picture, structure, graph.theme, scale))
     return _stream(chunks, "application/zip", download_name(graph, ".zip"), frames)
@@ -215,8 +187,9 @@ def get_graph_zip(
     responses={200: {"content": {"image/gif": {}}, "description": "the backward pass", **FRAMES}},
 )
 def get_graph_gif(
-    request: Request,
     graph: Graph,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
     delay: Annotated[int, Query(ge=100, le=10_000, description="milliseconds per step")] = 1000,
     aspect: AspectQuery = "16:9",
     scale: Scale = None,
@@ -225,7 +198,7 @@ def get_graph_gif(
     PowerPoint play GIFs)."""
     backward: tuple[Phase, ...] = ("backward",)
     picture, structure, scale, frames, admitted = _frames(
-        request, graph, aspect, scale, backward, GIF_LIMIT, 1.0
+        pipeline, layout, graph, aspect, scale, backward, GIF_LIMIT, 1.0
     )
     chunks = admitted.around(backward_gif(picture, structure, graph.theme, scale, delay))
     return _stream(chunks, "image/gif", download_name(graph, "-backward.gif"), frames)
@@ -236,10 +209,10 @@ def get_graph_gif(
     response_class=Response,
     responses={200: {"content": {"text/html": {}}, "description": "a self-contained page"}},
 )
-def get_graph_html(request: Request, graph: Graph, at: StepAt) -> Response:
+def get_graph_html(graph: Graph, at: StepAt, pipeline: PipelineDep, layout: LayoutDep) -> Response:
     """One HTML file that steps through the whole program from disk, with no server and no
     network: the trace, the SVG, the styles and the stepper's script are all inside it."""
-    drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None, graph.fold,
+    drawn = draw(pipeline, layout, graph.source, graph.values, graph.rankdir, None, graph.fold,
                  graph.engine, graph.iteration)  # fmt: skip
     at.check(drawn.structure)
     html = offline_html(drawn, graph.theme, at.phase, at.step)
@@ -265,38 +238,4 @@ def get_qr_svg(
 ) -> Response:
     """A QR code of ``text`` (a link to a view) as SVG, for students' phones; with ``size``
     and ``caption``, large enough for a slide, the link printed under it."""
-    try:
-        code = segno.make(text, error="m", micro=False)
-    except segno.DataOverflowError:
-        raise GradstepError(
-            f"this link ({len(text.encode())} bytes) is too long for a QR code", "limit"
-        ) from None
-    modules = code.symbol_size(scale=1, border=QR_BORDER)[0]
-    scale = max(1, size // modules) if size else 4
-    buffer = io.BytesIO()
-    code.save(
-        buffer,
-        kind="svg",
-        scale=scale,
-        border=QR_BORDER,
-        title="QR code of the link",
-        unit=None,
-        light="#ffffff",  # the quiet zone stays light on a dark slide
-        xmldecl=not caption,
-    )
-    svg = buffer.getvalue().decode()
-    return Response(_captioned(svg, text, modules * scale) if caption else svg, media_type=SVG)
-
-
-def _captioned(code: str, text: str, width: float) -> str:
-    """The code's SVG with ``text`` under it, in a monospace font sized to the code's width."""
-    font = min(width / 12, 0.95 * width / (0.6 * len(text)))  # a monospace glyph: ~0.6 em wide
-    height = round(width + 1.5 * font)
-    return (
-        f'<?xml version="1.0" encoding="utf-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
-        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-        f'<rect width="{width}" height="{height}" fill="#ffffff"/>{code}'
-        f'<text x="{width / 2:g}" y="{width + font * 0.9:.1f}" font-size="{font:.1f}" '
-        f'font-family="DejaVu Sans Mono, monospace" text-anchor="middle" fill="#000000">'
-        f"{escape(text)}</text></svg>"
-    )
+    return Response(qr_svg(text, size, caption), media_type=SVG)

@@ -3,18 +3,17 @@ its threadpool, so a slow layout never blocks the event loop."""
 
 from __future__ import annotations
 
-import gzip
 import json
-from collections.abc import Callable
 
 from fastapi import APIRouter, Request, Response
 
 from app.capacity import Answers
-from app.draw.layout import Layout
-from app.draw.svg import standalone_svg
+from app.deps import AnswersDep, ClassStoreDep, LayoutDep, LinkStoreDep, PipelineDep
+from app.pictures import svg_answer
 from app.pipeline import draw, graph_json
 from app.presets import PRESETS, Preset, preset_source
-from app.query import Graph, StepAt, download_name, parse_values
+from app.query import Graph, StepAt, parse_values
+from app.responses import answered
 from app.schemas import (
     ErrorResponse,
     GraphRequest,
@@ -30,48 +29,26 @@ router = APIRouter(
 )
 
 
-def layout_of(request: Request) -> Layout:
-    layout: Layout = request.app.state.layout
-    return layout
-
-
-def answered(
-    request: Request,
-    key: str,
-    compute: Callable[[], bytes],
-    media_type: str,
-    headers: dict[str, str] | None = None,
-    gzipped: bool = True,
-) -> Response:
-    """The answer to the request ``key`` names, from app.state.answers or ``compute``'s;
-    ``gzipped`` (kept so), sent as kept when the client takes gzip (the gzip middleware leaves an
-    encoded body alone)."""
-    answers: Answers = request.app.state.answers
-    body = answers.get(key, compute, gzipped)
-    headers = headers or {}
-    if not gzipped:
-        return Response(body, media_type=media_type, headers=headers)
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        encoded = {**headers, "content-encoding": "gzip", "vary": "Accept-Encoding"}
-        return Response(body, media_type=media_type, headers=encoded)
-    return Response(gzip.decompress(body), media_type=media_type, headers=headers)
-
-
 @router.post("/api/graph", response_model=GraphResponse)
-def post_graph(body: GraphRequest, request: Request) -> Response:
+def post_graph(
+    body: GraphRequest,
+    request: Request,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    answers: AnswersDep,
+) -> Response:
     """The trace of a program (its structure and its numbers), its finished graph as SVG, the
     layout backend and timings."""
-    layout = layout_of(request)
 
     def answer() -> bytes:
         values = parse_values(body.values) if isinstance(body.values, str) else body.values
         source = preset_source(body.source, body.preset)
-        drawn = draw(layout, source, values, body.rankdir, body.aspect, body.fold, body.engine,
-                     body.iteration)  # fmt: skip
+        drawn = draw(pipeline, layout, source, values, body.rankdir, body.aspect, body.fold,
+                     body.engine, body.iteration)  # fmt: skip
         return graph_json(drawn, layout.backend, body.layout, body.structure)
 
     key = Answers.key("graph", body.model_dump_json())  # the same request: the same answer
-    return answered(request, key, answer, "application/json")
+    return answered(request, answers, key, answer, "application/json")
 
 
 @router.post("/api/notebook", response_model=NotebookResponse)
@@ -86,19 +63,16 @@ def post_notebook(body: NotebookRequest) -> NotebookResponse:
     response_class=Response,
     responses={200: {"content": {"image/svg+xml": {}}, "description": "a standalone SVG"}},
 )
-def get_graph_svg(request: Request, graph: Graph, at: StepAt) -> Response:
+def get_graph_svg(
+    request: Request,
+    graph: Graph,
+    at: StepAt,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    answers: AnswersDep,
+) -> Response:
     """One step of a program's graph as a standalone SVG, styled as the stepper shows it."""
-
-    def answer() -> bytes:
-        drawn = draw(layout_of(request), graph.source, graph.values, graph.rankdir, None,
-                     graph.fold, graph.engine, graph.iteration)  # fmt: skip
-        at.check(drawn.structure)
-        return standalone_svg(drawn.svg(at.phase, at.step), graph.theme).encode()
-
-    name = download_name(graph, ".svg", at.phase, at.step)
-    headers = {"cache-control": "max-age=3600", "content-disposition": f'inline; filename="{name}"'}
-    key = Answers.key("svg", repr(graph), repr(at))
-    return answered(request, key, answer, "image/svg+xml", headers)
+    return svg_answer(request, pipeline, layout, answers, graph, at)
 
 
 @router.get("/api/presets", response_model=list[Preset], tags=["presets"])
@@ -108,11 +82,9 @@ def get_presets() -> tuple[Preset, ...]:
 
 
 @router.get("/healthz", response_model=Health, tags=["health"])
-async def healthz(request: Request) -> Health:
-    links = "ok" if request.app.state.links.healthy() else "degraded"
-    backend = layout_of(request).backend
-    classes = request.app.state.classes
+async def healthz(layout: LayoutDep, links: LinkStoreDep, classes: ClassStoreDep) -> Health:
+    link_store = "ok" if links.healthy() else "degraded"
     broker = (
         "none" if classes.kind == "memory" else "ok" if await classes.reachable() else "unreachable"
     )
-    return Health(status="ok", backend=backend, links=links, broker=broker)  # type: ignore[arg-type]
+    return Health(status="ok", backend=layout.backend, links=link_store, broker=broker)  # type: ignore[arg-type]

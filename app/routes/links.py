@@ -8,16 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
 from app.capacity import Unavailable
+from app.deps import (
+    AnswersDep,
+    ClientAddress,
+    LayoutDep,
+    LinkBucketsDep,
+    LinkMissesDep,
+    LinkStoreDep,
+    PipelineDep,
+    SettingsDep,
+    link_store,
+)
+from app.deps import client_of as client_of  # routes/classes.py's, until it takes app.deps
 from app.draw.dot import Direction
 from app.draw.svg import Theme
-from app.links.ratelimit import TokenBuckets
 from app.links.state import (
     IMAGE_KEYS,
     MAX_LINK_BYTES,
@@ -28,11 +39,10 @@ from app.links.state import (
     pack,
     target,
 )
-from app.links.store import LinkStore, StoreError, save
+from app.links.store import MB, LinkStore, StoreError, save
 from app.numbers import ascii_digits
-from app.query import graph_query, step_query
-from app.routes.exports import get_graph_png
-from app.routes.graph import get_graph_svg
+from app.pictures import png_answer, svg_answer
+from app.query import GraphQuery, StepQuery, graph_query, step_query
 from app.schemas import ErrorResponse, LinkRequest, LinkResponse
 from app.serving import public_base, templates
 from engine.runner import Engine
@@ -105,14 +115,10 @@ class TooManyMisses(HTTPException):
         )
 
 
-def client_of(request: Request) -> str:
-    """The client's address: the connection's, or a trusted proxy's X-Forwarded-For."""
-    return request.client.host if request.client else ""
-
-
 def store_of(request: Request) -> LinkStore:
-    store: LinkStore = request.app.state.links
-    return store
+    """Kept for app/routes/classes.py until it takes ``app.deps.link_store`` (and ``client_of``,
+    imported above, from app.deps)."""
+    return link_store(request)
 
 
 @contextmanager
@@ -128,10 +134,17 @@ def _store_available() -> Iterator[None]:
 
 
 @router.post("/api/links", status_code=201, response_model=LinkResponse, responses=_CREATED)
-def post_link(body: LinkRequest, request: Request, response: Response) -> LinkResponse:
+def post_link(
+    body: LinkRequest,
+    request: Request,
+    response: Response,
+    store: LinkStoreDep,
+    buckets: LinkBucketsDep,
+    client: ClientAddress,
+    settings: SettingsDep,
+) -> LinkResponse:
     """Store a view and answer its short link: 201 when new, 200 (same id) when stored before."""
-    buckets: TokenBuckets = request.app.state.link_buckets
-    wait = buckets.take(client_of(request))
+    wait = buckets.take(client)
     if wait:
         raise TooManyLinks(buckets.per_minute, wait)
     state = link_state(body)
@@ -139,53 +152,66 @@ def post_link(body: LinkRequest, request: Request, response: Response) -> LinkRe
     if size > MAX_LINK_BYTES:
         raise LinkTooLarge(size)
     with _store_available():
-        store = store_of(request)
         link_id, created = save(store, state)
         if created:  # past the cap, links never opened go first; this one stays
-            store.trim(request.app.state.link_store_bytes, link_id)
+            store.trim(settings.links_store_mb * MB, link_id)
     response.status_code = 201 if created else 200
     response.headers["location"] = f"/s/{link_id}"
     return LinkResponse(id=link_id, url=f"{public_base(request)}/s/{link_id}")
 
 
-def _open(
-    request: Request,
-    link_id: str,
-    path: str,
-    keys: tuple[str, ...],
-    in_place: Callable[[Request, State], Response],
-) -> Response:
-    link_id = link_id.lower()  # base32 reads the same in capitals, as on a slide
-    state: State | None = None
-    if is_link_id(link_id):  # anything else is not a link: the store is not asked
-        misses: TokenBuckets = request.app.state.link_misses
-        client = client_of(request)
-        wait = misses.wait(client)  # a link that exists is not told from one that does not
-        if wait:
-            raise TooManyMisses(misses.per_minute, wait)
-        with _store_available():
-            state = store_of(request).visit(link_id)
+class _Opening:
+    """What opening a link takes besides its id: the store, the buckets of links asked for that
+    do not exist, and the client's address (a dependency: FastAPI gives each)."""
+
+    def __init__(self, store: LinkStoreDep, misses: LinkMissesDep, client: ClientAddress) -> None:
+        self.store = store
+        self.misses = misses
+        self.client = client
+
+    def answer(
+        self,
+        request: Request,
+        link_id: str,
+        path: str,
+        keys: tuple[str, ...],
+        in_place: Callable[[State], Response],
+    ) -> Response:
+        """A redirect to the link's long URL at ``path``; ``in_place``'s answer when that URL
+        is too long for a Location header; the missing link's page."""
+        link_id = link_id.lower()  # base32 reads the same in capitals, as on a slide
+        state: State | None = None
+        if is_link_id(link_id):  # anything else is not a link: the store is not asked
+            misses = self.misses
+            wait = misses.wait(self.client)  # a link that exists is not told from one that does not
+            if wait:
+                raise TooManyMisses(misses.per_minute, wait)
+            with _store_available():
+                state = self.store.visit(link_id)
+            if state is None:
+                misses.take(self.client)
         if state is None:
-            misses.take(client)
-    if state is None:
-        return templates.TemplateResponse(
-            request,
-            "link_missing.html",
-            {"link_id": link_id, "well_formed": is_link_id(link_id)},
-            status_code=404,
-            headers={"cache-control": "no-store"},  # the same view may be shared later
-        )
-    url = target(state, path, keys)
-    if len(url) > MAX_REDIRECT_CHARS:
-        return in_place(request, state)
-    return RedirectResponse(url, status_code=303, headers={"cache-control": REDIRECT_CACHE})
+            return templates.TemplateResponse(
+                request,
+                "link_missing.html",
+                {"link_id": link_id, "well_formed": is_link_id(link_id)},
+                status_code=404,
+                headers={"cache-control": "no-store"},  # the same view may be shared later
+            )
+        url = target(state, path, keys)
+        if len(url) > MAX_REDIRECT_CHARS:
+            return in_place(state)
+        return RedirectResponse(url, status_code=303, headers={"cache-control": REDIRECT_CACHE})
 
 
-def _page(template: str) -> Callable[[Request, State], Response]:
+Opening = Annotated[_Opening, Depends()]
+
+
+def _page(request: Request, template: str) -> Callable[[State], Response]:
     """The page itself with the link's query in it (templates/base.html), for static/page.js
     and static/embed.js to read instead of their address's."""
 
-    def answer(request: Request, state: State) -> Response:
+    def answer(state: State) -> Response:
         query = target(state, "", PAGE_KEYS)
         return templates.TemplateResponse(
             request, template, {"offline": False, "link_query": query}
@@ -205,11 +231,12 @@ def _choice(text: str | None, choices: Any, default: str) -> Any:
 
 
 def _picture(
-    route: Callable[[Request, Any, Any], Response],
-) -> Callable[[Request, State], Response]:
-    """The picture drawn here by its route, from the link's parameters as the URL has them."""
+    picture: Callable[[GraphQuery, StepQuery], Response],
+) -> Callable[[State], Response]:
+    """The picture drawn here (app/pictures.py), from the link's parameters as the URL has
+    them."""
 
-    def answer(request: Request, state: State) -> Response:
+    def answer(state: State) -> Response:
         graph = graph_query(
             source=state.get("source"),
             values=state.get("values"),
@@ -220,28 +247,44 @@ def _picture(
             iteration=_number(state.get("iteration")),
         )
         at = step_query(_number(state.get("step")), _choice(state.get("phase"), Phase, "backward"))
-        return route(request, graph, at)
+        return picture(graph, at)
 
     return answer
 
 
 # the image routes first: "/s/{link_id}" would match "abc.png" as an id
 @router.get("/s/{link_id}.png", response_class=Response, responses=_in_place("image/png"))
-def open_link_png(request: Request, link_id: str) -> Response:
+def open_link_png(
+    request: Request,
+    link_id: str,
+    opening: Opening,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    answers: AnswersDep,
+) -> Response:
     """The link's step as PNG (``/api/graph.png``)."""
-    return _open(request, link_id, "/api/graph.png", IMAGE_KEYS, _picture(get_graph_png))
+    png = _picture(lambda graph, at: png_answer(request, pipeline, layout, answers, graph, at))
+    return opening.answer(request, link_id, "/api/graph.png", IMAGE_KEYS, png)
 
 
 @router.get("/s/{link_id}.svg", response_class=Response, responses=_in_place("image/svg+xml"))
-def open_link_svg(request: Request, link_id: str) -> Response:
+def open_link_svg(
+    request: Request,
+    link_id: str,
+    opening: Opening,
+    pipeline: PipelineDep,
+    layout: LayoutDep,
+    answers: AnswersDep,
+) -> Response:
     """The link's step as a standalone SVG (``/api/graph.svg``)."""
-    return _open(request, link_id, "/api/graph.svg", IMAGE_KEYS, _picture(get_graph_svg))
+    svg = _picture(lambda graph, at: svg_answer(request, pipeline, layout, answers, graph, at))
+    return opening.answer(request, link_id, "/api/graph.svg", IMAGE_KEYS, svg)
 
 
 @router.get("/s/{link_id}/embed", response_class=HTMLResponse, responses=_in_place("text/html"))
-def open_link_embed(request: Request, link_id: str) -> Response:
+def open_link_embed(request: Request, link_id: str, opening: Opening) -> Response:
     """The link's view in the embeddable player (``/embed``)."""
-    return _open(request, link_id, "/embed", PAGE_KEYS, _page("embed.html"))
+    return opening.answer(request, link_id, "/embed", PAGE_KEYS, _page(request, "embed.html"))
 
 
 @router.get(
@@ -250,6 +293,6 @@ def open_link_embed(request: Request, link_id: str) -> Response:
     responses=_in_place("text/html"),
     name="open_link",
 )
-def open_link(request: Request, link_id: str) -> Response:
+def open_link(request: Request, link_id: str, opening: Opening) -> Response:
     """The link's view in the stepper (``/``)."""
-    return _open(request, link_id, "/", PAGE_KEYS, _page("index.html"))
+    return opening.answer(request, link_id, "/", PAGE_KEYS, _page(request, "index.html"))

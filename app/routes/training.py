@@ -14,12 +14,13 @@ from dataclasses import asdict, replace
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
+from app.deps import TrainingJobsDep
 from app.errors import error_body
 from app.numbers import ascii_digits
+from app.responses import EventStream as EventStream  # routes/classes.py's, until it moves
 from app.schemas import (
     ErrorResponse,
     TrainBoundaryEvent,
@@ -33,7 +34,7 @@ from app.schemas import (
     TrainRequest,
     TrainStartEvent,
 )
-from app.training.jobs import MAX_TRAINING_JOBS, Job, TrainingJobs
+from app.training.jobs import MAX_TRAINING_JOBS, Job
 from engine.errors import GradstepError
 from engine.lab.config import PRESETS, TrainConfig, check, parameter_count
 from engine.lab.point_program import point_program
@@ -73,10 +74,6 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorResponse, "description": "bad input"},
     503: {"model": ErrorResponse, "description": "every job slot is busy (see Retry-After)"},
 }
-
-
-class EventStream(StreamingResponse):
-    media_type = "text/event-stream"
 
 
 def event_stream_openapi(schema: dict[str, Any]) -> dict[str, Any]:
@@ -131,11 +128,6 @@ class JobStream(EventStream):
         finally:
             if not self.finished:
                 self.job.cancel("disconnect")
-
-
-def jobs_of(request: Request) -> TrainingJobs:
-    jobs: TrainingJobs = request.app.state.training
-    return jobs
 
 
 def config_of(body: TrainRequest) -> TrainConfig:
@@ -215,10 +207,10 @@ def get_options() -> dict[str, Any]:
 
 
 @router.post("/api/train", response_class=EventStream, responses=_STREAM_DOC)
-async def post_train(body: TrainRequest, request: Request) -> Response:
+async def post_train(body: TrainRequest, jobs: TrainingJobsDep) -> Response:
     """Start a training job and stream its progress as Server-Sent Events."""
     config = config_of(body)
-    job = jobs_of(request).start(config)  # TrainingBusy: 503 with Retry-After (app/errors.py)
+    job = jobs.start(config)  # TrainingBusy: 503 with Retry-After (app/errors.py)
 
     async def events() -> AsyncIterator[str]:
         while (message := await job.queue.get()) is not None:
@@ -257,9 +249,9 @@ def count_parameters(
 
 
 @router.get("/api/train/jobs", response_model=list[TrainJobOut])
-async def list_jobs(request: Request) -> list[dict[str, Any]]:
+async def list_jobs(jobs: TrainingJobsDep) -> list[dict[str, Any]]:
     """The jobs holding a slot now, with their worker process."""
-    return [job.describe() for job in jobs_of(request).running()]
+    return [job.describe() for job in jobs.running()]
 
 
 @router.post("/api/train/inspect", response_model=TrainInspectResponse)

@@ -54,17 +54,18 @@ def _rerun(program: Program) -> Rerun:
     from engine import runner
 
     g = program.graph
-    left = [max(RUN_FUEL // 4, runner.LIMITS.fuel - program.fuel)]
+    limits = program.limits
+    left = [max(RUN_FUEL // 4, limits.fuel - program.fuel)]
     watch = program.watched
 
     def rerun(p: int, h: float) -> tuple[float, ...]:
         record = runner.rerun(program.source, program.given, program.engine_choice,
-                              (g.made[p], h), left[0], watch)  # fmt: skip
+                              (g.made[p], h), replace(limits, fuel=left[0]), watch)  # fmt: skip
         left[0] -= record.fuel
         if record.error is not None:
             raise record.error
         again = runner.pick(program.source, program.given, program.engine_choice, record,
-                            program.iteration).graph  # fmt: skip
+                            program.iteration, limits).graph  # fmt: skip
         data = dict(zip(again.made, again.data, strict=True))
         return tuple(data.get(k, float("nan")) for k in g.made)
 

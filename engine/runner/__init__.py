@@ -15,20 +15,20 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 from engine.errors import GradstepError, Span
 from engine.limits import (
+    DEFAULT_LIMITS,
     MAX_CONSOLE_CHARS,
     MAX_ITERATIONS,
     MAX_KEPT_NODES,
     MAX_NODES,
     MAX_PARENTS,
     MAX_SOURCE_CHARS,
-    RUN_FUEL,
-    RUN_MEMORY_MB,
+    RunLimits,
 )
 from engine.program import EMPTY, NOTHING_DRAWN, Program, Run, read_run
 from engine.runner.sandbox import Exhausted, Sandbox
@@ -47,16 +47,9 @@ PREPARED_KEPT = 64  # programs' prepared code kept (half a run's time, for a 300
 MAX_PREPARED_CHARS = 4 * 2**20  # ...each at most this long
 
 
-@dataclass(slots=True)
-class Limits:
-    """What one run may use: set from the server's settings (app/settings.py)."""
-
-    fuel: int = RUN_FUEL
-    memory_mb: int = RUN_MEMORY_MB
-    cache: Path | None = None  # where the compiled sandbox is kept (None: ~/.cache/gradstep)
-
-
-LIMITS = Limits()
+# The sandbox is the process's: compiling its component takes seconds (building it, a minute),
+# so it is loaded once and shared by every run, whatever limits each is given. It holds no
+# limit of its own: fuel and memory are given to each run (``RunLimits``).
 _sandbox: Sandbox | None = None
 _sandbox_lock = threading.Lock()
 _records: OrderedDict[tuple[str, str, str, str, str], Run] = OrderedDict()
@@ -66,20 +59,13 @@ _records_lock = threading.Lock()
 _prepared: OrderedDict[tuple[str, str], str] = OrderedDict()
 
 
-def configure(fuel: int, memory_mb: int, cache: Path | None) -> None:
-    global _sandbox
-    LIMITS.fuel, LIMITS.memory_mb, LIMITS.cache = fuel, memory_mb, cache
-    with _sandbox_lock:
-        if _sandbox is not None and _sandbox.folder != (cache or _sandbox.folder):
-            _sandbox = None
-
-
-def sandbox() -> Sandbox:
-    """The process's sandbox (its component loaded on first use)."""
+def sandbox(folder: Path | None = None) -> Sandbox:
+    """The process's sandbox (its component loaded on first use), kept in ``folder`` (None: the
+    one in use, else ~/.cache/gradstep). Another folder replaces it, for every run after."""
     global _sandbox
     with _sandbox_lock:
-        if _sandbox is None:
-            _sandbox = Sandbox(LIMITS.cache)
+        if _sandbox is None or _sandbox.folder != (folder or _sandbox.folder):
+            _sandbox = Sandbox(folder)
         return _sandbox
 
 
@@ -88,17 +74,19 @@ def run(
     values: Mapping[str, float] | None = None,
     engine: Engine = "auto",
     iteration: int | None = None,
+    limits: RunLimits = DEFAULT_LIMITS,
 ) -> Program:
-    """Run ``source`` and return the graph to draw: the output's, or ``iteration`` of its
-    training loop (a loop whose ``backward()`` runs on a new graph each time; None: its first).
-    ``values`` sets inputs by name; ``engine`` "gradstep" puts gradstep's Value in place of the
-    program's own value class (the page's engine switch)."""
+    """Run ``source`` within ``limits`` and return the graph to draw: the output's, or
+    ``iteration`` of its training loop (a loop whose ``backward()`` runs on a new graph each
+    time; None: its first). ``values`` sets inputs by name; ``engine`` "gradstep" puts
+    gradstep's Value in place of the program's own value class (the page's engine switch)."""
     check_text(source)
     given = check_values(values or {})
-    record = run_record(source, given, engine)
+    record = run_record(source, given, engine, limits=limits)
     if record.error is not None:
         raise record.error
-    program = replace(pick(source, given, engine, record, iteration), engine_choice=engine)
+    picked = pick(source, given, engine, record, iteration, limits)
+    program = replace(picked, engine_choice=engine)
     unknown = [name for name in given if name not in program.graph.inputs]
     if unknown and program.graph.parents:
         names = ", ".join(repr(n[:40]) for n in unknown[:5])
@@ -116,17 +104,18 @@ def run_record(
     given: dict[str, float],
     engine: str = "auto",
     watch: tuple[Site, int] | None = None,
+    limits: RunLimits = DEFAULT_LIMITS,
 ) -> Run:
-    """The record of one run (``watch``: a loop's site and an iteration of it to keep, besides
-    its first two), kept for the next request that asks for the same."""
+    """The record of one run within ``limits`` (``watch``: a loop's site and an iteration of it
+    to keep, besides its first two), kept for the next request that asks for the same."""
     key = (source, json.dumps(given, sort_keys=True), engine, repr(watch),
-           f"{LIMITS.fuel}/{LIMITS.memory_mb}")  # fmt: skip
+           f"{limits.fuel}/{limits.memory_mb}")  # fmt: skip
     with _records_lock:
         found = _records.get(key)
         if found is not None:
             _records.move_to_end(key)
             return found
-    record = _call(source, given, engine, None, watch=watch)
+    record = _call(source, given, engine, None, limits, watch)
     with _records_lock:
         _records[key] = record
         while len(_records) > RECORDS_KEPT:
@@ -139,12 +128,12 @@ def rerun(
     given: dict[str, float],
     engine: str,
     nudge: tuple[int, float],
-    fuel: int,
+    limits: RunLimits,
     watch: tuple[Site, int] | None = None,
 ) -> Run:
-    """The program run again with the ``nudge[0]``-th object of its classes moved by
-    ``nudge[1]`` just after it is made (a learner's engine's numerical derivatives)."""
-    return _call(source, given, engine, nudge, fuel, watch)
+    """The program run again within ``limits`` with the ``nudge[0]``-th object of its classes
+    moved by ``nudge[1]`` just after it is made (a learner's engine's numerical derivatives)."""
+    return _call(source, given, engine, nudge, limits, watch)
 
 
 def _call(
@@ -152,7 +141,7 @@ def _call(
     given: dict[str, float],
     engine: str,
     nudge: tuple[int, float] | None,
-    fuel: int | None = None,
+    limits: RunLimits,
     watch: tuple[Site, int] | None = None,
 ) -> Run:
     key = (source, engine)
@@ -160,7 +149,7 @@ def _call(
         ready = _prepared.get(key)
         if ready is not None:
             _prepared.move_to_end(key)
-    budget = LIMITS.fuel if fuel is None else fuel
+    budget = limits.fuel
     request = json.dumps(
         {
             "source": source,
@@ -185,7 +174,7 @@ def _call(
         }
     )
     told: list[str] = []
-    text, used = sandbox().call(request, budget, LIMITS.memory_mb * 2**20, told)
+    text, used = sandbox().call(request, budget, limits.memory_mb * 2**20, told)
     if told and len(told[0]) <= MAX_PREPARED_CHARS:
         with _records_lock:
             _prepared[key] = told[0]
@@ -205,10 +194,16 @@ def _call(
 
 
 def pick(
-    source: str, given: dict[str, float], engine: str, record: Run, iteration: int | None
+    source: str,
+    given: dict[str, float],
+    engine: str,
+    record: Run,
+    iteration: int | None,
+    limits: RunLimits = DEFAULT_LIMITS,
 ) -> Program:
     """The graph of ``record`` to draw: ``iteration`` of its training loop (None: the first),
-    or the output's. An iteration the run did not watch is asked of a run that watches it."""
+    or the output's. An iteration the run did not watch is asked of a run that watches it
+    (within ``limits``, those of ``record``'s run)."""
     loop = loop_of(record)
     chosen = record.drawn
     index = None
@@ -227,14 +222,14 @@ def pick(
     if index is not None:
         chosen = record.passes[loop[index]]
         if not chosen.watched:
-            again = run_record(source, given, engine, (chosen.site, index))
+            again = run_record(source, given, engine, (chosen.site, index), limits)
             if again.error is not None:
                 raise again.error
             chosen = again.passes[loop_of(again)[index]]
     if chosen is None:  # it ran: what it printed and plotted is shown, with a note
         return Program(source, EMPTY, given, record.console, (*record.notes, NOTHING_DRAWN),
                        record.plots, engines=record.engines, own_class=record.own_class,
-                       fuel=record.fuel)  # fmt: skip
+                       fuel=record.fuel, limits=limits)  # fmt: skip
     if chosen.graph is None:
         raise GradstepError(
             f"this graph has {chosen.size:,} values; gradstep keeps at most {MAX_NODES:,} "
@@ -256,6 +251,7 @@ def pick(
         own_class=record.own_class,
         fuel=record.fuel,
         watched=watched,
+        limits=limits,
     )
 
 
@@ -320,5 +316,5 @@ def _position(source: str, index: int) -> Span:
     return Span(line, index - start + 1, max(end - start, index - start + 1) + 1)
 
 
-__all__ = ["Engine", "Exhausted", "Limits", "check_text", "configure", "rerun", "run",
-           "run_record", "sandbox"]  # fmt: skip
+__all__ = ["Engine", "Exhausted", "RunLimits", "check_text", "rerun", "run", "run_record",
+           "sandbox"]  # fmt: skip

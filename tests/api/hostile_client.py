@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -19,7 +18,6 @@ from fastapi.testclient import TestClient
 from app.draw.layout.dot_backend import dot_available
 from app.main import create_app
 from app.settings import Settings
-from engine import runner
 
 NEEDS_DOT = pytest.mark.skipif(not dot_available(), reason="no dot on PATH")
 
@@ -38,21 +36,9 @@ def hostile_client() -> Iterator[TestClient]:
     settings = Settings(
         layout="dot", layout_timeout=1.0, public_url="http://testserver", run_fuel=HOSTILE_FUEL
     )
-    with restored_run_limits(), TestClient(create_app(settings)) as made:
+    with TestClient(create_app(settings)) as made:
         yield made
     assert not CANARY.exists(), "a hostile program reached the server's files"
-
-
-@contextmanager
-def restored_run_limits() -> Iterator[None]:
-    """The sandbox's limits are the process's (an app sets them when it starts): put back the
-    ones before, so that tests which run programs without an app keep the default fuel."""
-    limits = runner.LIMITS
-    saved = (limits.fuel, limits.memory_mb, limits.cache)
-    try:
-        yield
-    finally:
-        runner.configure(*saved)
 
 
 def answered(

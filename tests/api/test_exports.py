@@ -109,7 +109,8 @@ def test_a_slides_caption_and_node_text_are_large(client: TestClient) -> None:
     from app.draw.slide import caption, slide_svg
     from app.pipeline import draw
 
-    drawn = draw(client.app.state.layout, PRESETS_BY_ID["lecture-neuron"], None, "auto", 2.4)  # type: ignore[attr-defined]
+    state = client.app.state  # type: ignore[attr-defined]
+    drawn = draw(state.pipeline, state.layout, PRESETS_BY_ID["lecture-neuron"], None, "auto", 2.4)
     rows = caption(drawn.trace, "backward", 1)
     assert rows[0] == ["Backward step 2 of 6 · o = tanh(n)"]
     assert rows[1][0] == "n.grad += ∂o/∂n · o.grad"

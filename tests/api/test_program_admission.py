@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from hostile_client import answered, restored_run_limits
+from hostile_client import answered
 
 import engine
 from app import capacity
@@ -96,7 +96,7 @@ def test_health_answers_while_every_run_slot_is_busy_with_an_endless_program() -
     """Two endless programs hold both slots until their fuel ends; /healthz is answered
     meanwhile, the next program is told to come back, and each endless one is a 422."""
     settings = Settings(run_slots=2, run_queue=0, run_fuel=1_500_000_000)
-    with restored_run_limits(), TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings)) as client:
         forever = "while True:\n    pass\n"
         answers: list[object] = []
         threads = [_post(client, forever + f"# {k}\n", answers) for k in range(2)]
@@ -110,35 +110,33 @@ def test_health_answers_while_every_run_slot_is_busy_with_an_endless_program() -
 
 
 def test_the_fuel_setting_bounds_every_run_and_the_422_names_it() -> None:
-    with restored_run_limits():
-        with TestClient(create_app(Settings(run_fuel=100_000_000))) as client:
-            refused = answered(lambda: client.post("/api/graph", json={"source": SUM}))
-            assert refused.status_code == 422
-            error = refused.json()["error"]
-            assert error["kind"] == "limit"
-            assert error["message"].startswith(
-                "the program ran out of time: it did 100,000,000 units of work, gradstep's limit "
-                "for one run"
-            )
-            again = client.post("/api/graph", json={"source": SUM})  # the same work: the same
-            assert again.json() == refused.json()
-        with TestClient(create_app(Settings(run_fuel=1_000_000_000))) as client:
-            response = answered(lambda: client.post("/api/graph", json={"source": SUM}))
-            assert response.status_code == 200, response.text
-            assert response.json()["console"] == [[1, str(sum(range(300_000)))]]
+    with TestClient(create_app(Settings(run_fuel=100_000_000))) as client:
+        refused = answered(lambda: client.post("/api/graph", json={"source": SUM}))
+        assert refused.status_code == 422
+        error = refused.json()["error"]
+        assert error["kind"] == "limit"
+        assert error["message"].startswith(
+            "the program ran out of time: it did 100,000,000 units of work, gradstep's limit "
+            "for one run"
+        )
+        again = client.post("/api/graph", json={"source": SUM})  # the same work: the same
+        assert again.json() == refused.json()
+    with TestClient(create_app(Settings(run_fuel=1_000_000_000))) as client:
+        response = answered(lambda: client.post("/api/graph", json={"source": SUM}))
+        assert response.status_code == 200, response.text
+        assert response.json()["console"] == [[1, str(sum(range(300_000)))]]
 
 
 def test_the_memory_setting_bounds_every_run() -> None:
-    with restored_run_limits():
-        with TestClient(create_app(Settings(run_memory_mb=64))) as client:
-            error = client.post("/api/graph", json={"source": BIG}).json()["error"]
-            assert error["kind"] == "limit" and error["line"] == 1
-            assert error["message"].startswith("MemoryError: ")
-        with TestClient(create_app(Settings())) as client:  # 512 MB
-            # another text: the process keeps the last runs' records by text, whatever the limits
-            response = client.post("/api/graph", json={"source": BIG + "# 512 MB\n"})
-            assert response.status_code == 200, response.text
-            assert response.json()["console"] == [[2, str(100 * 2**20)]]
+    with TestClient(create_app(Settings(run_memory_mb=64))) as client:
+        error = client.post("/api/graph", json={"source": BIG}).json()["error"]
+        assert error["kind"] == "limit" and error["line"] == 1
+        assert error["message"].startswith("MemoryError: ")
+    with TestClient(create_app(Settings())) as client:  # 512 MB
+        # another text: the process keeps the last runs' records by text, whatever the limits
+        response = client.post("/api/graph", json={"source": BIG + "# 512 MB\n"})
+        assert response.status_code == 200, response.text
+        assert response.json()["console"] == [[2, str(100 * 2**20)]]
 
 
 def test_the_sandbox_is_loaded_from_its_directory(tmp_path: Path) -> None:
@@ -149,16 +147,15 @@ def test_the_sandbox_is_loaded_from_its_directory(tmp_path: Path) -> None:
     own.mkdir()
     for made in built.glob(f"runner-{digest()}*"):
         shutil.copyfile(made, own / made.name)
-    with restored_run_limits():
-        with TestClient(create_app(Settings(sandbox=own))) as client:
-            assert runner.sandbox().folder == own
-            response = client.post("/api/graph", json={"source": SMALL + "# its own\n"})
-            assert response.status_code == 200, response.text
-        assert any(own.glob("runner-*.cwasm"))
-        not_a_directory = tmp_path / "file"
-        not_a_directory.write_text("")
-        with pytest.raises(OSError), TestClient(create_app(Settings(sandbox=not_a_directory))):
-            pass
+    with TestClient(create_app(Settings(sandbox=own))) as client:
+        assert runner.sandbox().folder == own
+        response = client.post("/api/graph", json={"source": SMALL + "# its own\n"})
+        assert response.status_code == 200, response.text
+    assert any(own.glob("runner-*.cwasm"))
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    with pytest.raises(OSError), TestClient(create_app(Settings(sandbox=not_a_directory))):
+        pass
 
 
 def _sum_of(n: int) -> str:
@@ -184,7 +181,7 @@ def test_a_big_new_graph_is_traced_one_at_a_time_and_small_programs_pass_it(
         return build(program, shape)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "build", held_build)
-    monkeypatch.setattr(pipeline, "TRACES", capacity.Gate("big-graph trace", 1, 0, 2))
+    monkeypatch.setattr(pipeline, "BIG_TRACES_WAITING", 0)  # the app's pipeline: none wait
     with TestClient(create_app(Settings())) as client:
         answers: list[object] = []
         holder = _post(client, _sum_of(600), answers)

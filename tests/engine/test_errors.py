@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GradstepError, Span, run, trace
-from engine.runner import LIMITS
+from engine.limits import RunLimits
 
 # (name, source, kind, span as (line, column, end column), how the message begins)
 CORPUS: list[tuple[str, str, str, tuple[int, int, int], str]] = [
@@ -182,18 +182,16 @@ SMALL_FUEL = 1_000_000_000
 
 
 def _only_gradstep_errors(source: str, values: dict[str, float] | None = None) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LIMITS, "fuel", SMALL_FUEL)
-        try:
-            program = run(source, values)
-            if program.graph.parents:
-                trace(program)
-        except GradstepError as e:
-            assert isinstance(e.kind, str) and e.message
-            if e.span is not None:
-                lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-                assert 1 <= e.span.line <= len(lines), e.span
-                assert 1 <= e.span.column < e.span.end_column, e.span
+    try:
+        program = run(source, values, limits=RunLimits(fuel=SMALL_FUEL))
+        if program.graph.parents:
+            trace(program)
+    except GradstepError as e:
+        assert isinstance(e.kind, str) and e.message
+        if e.span is not None:
+            lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            assert 1 <= e.span.line <= len(lines), e.span
+            assert 1 <= e.span.column < e.span.end_column, e.span
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

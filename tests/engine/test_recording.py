@@ -14,8 +14,8 @@ import random
 import pytest
 
 from engine import GradstepError, Graph, Program, Span, run, trace
-from engine.limits import DEFAULT_SEED
-from engine.runner import LIMITS, pick, rerun
+from engine.limits import DEFAULT_LIMITS, DEFAULT_SEED
+from engine.runner import pick, rerun
 
 NODE = """
 class Node:
@@ -400,7 +400,7 @@ def test_the_own_engines_objects_writes_and_kept_calls() -> None:
 def test_given_values_and_the_nudge_set_an_objects_data() -> None:
     program = run(SMALL, {"a": 5.0})
     assert out(program) == 5.0 * 3.0 + 5.0 and program.given == {"a": 5.0}
-    record = rerun(SMALL, {}, "auto", (1, 0.5), LIMITS.fuel)  # object 1, b, moved by 0.5
+    record = rerun(SMALL, {}, "auto", (1, 0.5), DEFAULT_LIMITS)  # object 1, b, moved by 0.5
     assert out(pick(SMALL, {}, "auto", record, None)) == 2.0 * 3.5 + 2.0
 
 

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from engine import GradstepError, run, runner
+from engine.limits import RunLimits
 from engine.runner import run_record, sandbox
 from engine.runner.sandbox import Exhausted
 
@@ -74,7 +75,7 @@ def test_a_program_that_makes_values_stops_itself_and_keeps_what_it_printed() ->
 def test_a_run_stops_itself_by_its_fuel_at_the_same_place_on_any_load() -> None:
     # the guest asks the host for the fuel left, not the clock: the same stop every time
     source = "a = Value(1.0)\nk = 0\nwhile True:\n    a = a * 1.0\n    k += 1\n    print(k)\n"
-    runs = [runner._call(source, {}, "auto", None, SMALL_FUEL) for _ in range(3)]
+    runs = [runner._call(source, {}, "auto", None, RunLimits(SMALL_FUEL)) for _ in range(3)]
     first, second, third = runs  # the first reads the program; the others get it prepared
     assert first.error is not None and second.error is not None and third.error is not None
     assert "reached gradstep's limit for one run (2,000,000,000 units" in first.error.message
