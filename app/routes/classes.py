@@ -13,9 +13,10 @@ import functools
 import time
 from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
@@ -46,20 +47,26 @@ from app.classroom.schemas import (
     plain_nickname,
 )
 from app.classroom.state import ClassProgram, new_state
-from app.classroom.stream import (
-    ClassStream,
-    StreamCounts,
-    class_events,
-    note_gone,
-    note_present,
-)
+from app.classroom.stream import ClassStream, class_events, note_gone, note_present
 from app.classroom.tally import answers_csv, round_histogram
+from app.deps import (
+    AddressAnswersDep,
+    ClassAnswersDep,
+    ClassBucketsDep,
+    ClassMissesDep,
+    ClassStoreDep,
+    ClassStreamsDep,
+    ClientAddress,
+    LinkStoreDep,
+    PipelineDep,
+    StudentAnswersDep,
+)
+from app.draw.qr import qr_svg
 from app.links.ratelimit import TokenBuckets
 from app.links.state import is_link_id
-from app.links.store import StoreError
-from app.routes.exports import get_qr_svg
-from app.routes.links import client_of, store_of
-from app.routes.training import EventStream
+from app.links.store import LinkStore, StoreError
+from app.pipeline import Pipeline
+from app.responses import EventStream
 from app.schemas import ErrorResponse
 from app.serving import public_base
 from engine.errors import GradstepError
@@ -114,11 +121,6 @@ def _limited(buckets: TokenBuckets, key: str, what: str) -> None:
         )
 
 
-def store_at(request: Request) -> ClassStore:
-    store: ClassStore = request.app.state.classes
-    return store
-
-
 def _no_class(code: str) -> Refused:
     return Refused(
         404,
@@ -126,26 +128,6 @@ def _no_class(code: str) -> Refused:
         f"there is no class {code}: it has closed, or expired (12 hours after its teacher's "
         "last command), or the code is mistyped; check it against the slide",
     )
-
-
-async def _class(request: Request, text: str) -> tuple[str, Snapshot]:
-    """The class ``text`` names and its snapshot; 404 when there is none, 429 for a client
-    that has asked for too many codes that are not classes."""
-    code = normal_code(text)
-    snapshot = None if code is None else await _reachable(store_at(request).get(code))
-    if code is not None and snapshot is not None:  # never refused for misses: codes are not
-        return code, snapshot  # guessed (31¹⁰ of them), and a lecture hall shares an address
-    misses: TokenBuckets = request.app.state.class_misses
-    wait = misses.take(client_of(request))
-    if wait:
-        raise Refused(
-            429,
-            "rate_limit",
-            f"more than {misses.per_minute} class codes that are not classes asked for in a "
-            f"minute from your address: try again in {wait} s, and check the code's letters",
-            {"retry-after": str(wait)},
-        )
-    raise _no_class(text[:20] if code is None else code)
 
 
 async def _reachable(pending: Any) -> Any:
@@ -168,20 +150,55 @@ def _teacher(snapshot: Snapshot, authorization: str | None) -> None:
         )
 
 
-async def _command(
-    request: Request, code: str, command: Command, authorization: str | None
-) -> Snapshot:
-    """Run a teacher's command on the class (whose key ``authorization`` must carry)."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
-    with _refusals():
-        after = await _reachable(store_at(request).update(code, command))
-    if after is None:  # closed or expired since it was looked up
-        raise _no_class(code)
-    assert isinstance(after, Snapshot)
-    return after
+@dataclass(frozen=True, slots=True)
+class Classes:
+    """The classes as one request reaches them: its client misses codes at a cost."""
+
+    store: ClassStore
+    misses: TokenBuckets  # codes that are not classes, per client address
+    client: str
+
+    async def find(self, text: str) -> tuple[str, Snapshot]:
+        """The class ``text`` names and its snapshot; 404 when there is none, 429 for a client
+        that has asked for too many codes that are not classes."""
+        code = normal_code(text)
+        snapshot = None if code is None else await _reachable(self.store.get(code))
+        if code is not None and snapshot is not None:  # never refused for misses: codes are not
+            return code, snapshot  # guessed (31¹⁰ of them), and a lecture hall shares an address
+        wait = self.misses.take(self.client)
+        if wait:
+            raise Refused(
+                429,
+                "rate_limit",
+                f"more than {self.misses.per_minute} class codes that are not classes asked for "
+                f"in a minute from your address: try again in {wait} s, and check the code's "
+                "letters",
+                {"retry-after": str(wait)},
+            )
+        raise _no_class(text[:20] if code is None else code)
+
+    async def taught(self, text: str, authorization: str | None) -> tuple[str, Snapshot]:
+        """``find``'s class, for its teacher alone (403 without its key)."""
+        code, snapshot = await self.find(text)
+        _teacher(snapshot, authorization)
+        return code, snapshot
+
+    async def command(self, text: str, command: Command, authorization: str | None) -> Snapshot:
+        """Run a teacher's command on the class (whose key ``authorization`` must carry)."""
+        code, _snapshot = await self.taught(text, authorization)
+        with _refusals():
+            after = await _reachable(self.store.update(code, command))
+        if after is None:  # closed or expired since it was looked up
+            raise _no_class(code)
+        assert isinstance(after, Snapshot)
+        return after
 
 
+def _classes(store: ClassStoreDep, misses: ClassMissesDep, client: ClientAddress) -> Classes:
+    return Classes(store, misses, client)
+
+
+ClassesDep = Annotated[Classes, Depends(_classes)]
 Authorization = Annotated[str | None, Header(description="Bearer <teacher_key>")]
 
 
@@ -197,17 +214,17 @@ def _urls(request: Request, code: str, key: str) -> dict[str, str]:
 # ── the teacher ───────────────────────────────────────────────────────────────────────────────
 
 
-async def _program(source: str, values: Any) -> ClassProgram:
-    return await run_in_threadpool(class_program, source, given_values(values))
+async def _program(pipeline: Pipeline, source: str, values: Any) -> ClassProgram:
+    return await run_in_threadpool(class_program, pipeline, source, given_values(values))
 
 
-def _link_program(request: Request, link: str) -> tuple[str, str | None]:
+def _link_program(links: LinkStore, link: str) -> tuple[str, str | None]:
     """A short link's program and values (as its URL writes them)."""
     link_id = link.lower()
     state = None
     if is_link_id(link_id):
         try:
-            state = store_of(request).get(link_id)
+            state = links.get(link_id)
         except StoreError as error:
             raise Unavailable(
                 f"short links are unavailable ({error})", "store_unavailable", RETRY_AFTER_BROKER_S
@@ -218,21 +235,28 @@ def _link_program(request: Request, link: str) -> tuple[str, str | None]:
 
 
 @router.post("/api/classes", status_code=201, response_model=ClassCreated, responses=_ERRORS)
-async def create_class(body: ClassRequest, request: Request) -> dict[str, str]:
+async def create_class(
+    body: ClassRequest,
+    request: Request,
+    store: ClassStoreDep,
+    buckets: ClassBucketsDep,
+    client: ClientAddress,
+    links: LinkStoreDep,
+    pipeline: PipelineDep,
+) -> dict[str, str]:
     """Start a class on a program (checked as ``POST /api/graph`` checks it): its code, its
     teacher's key (shown this once) and the students' and teacher's links."""
-    _limited(request.app.state.class_buckets, client_of(request), "new classes from your address")
+    _limited(buckets, client, "new classes from your address")
     if (body.source is None) == (body.link is None):
         raise GradstepError("give the class a program: source (and values), or a link", "request")
     if body.link is not None:
         if body.values is not None:
             raise GradstepError("values: a link brings its own values", "request")
-        source, values = await run_in_threadpool(_link_program, request, body.link)
+        source, values = await run_in_threadpool(_link_program, links, body.link)
     else:
         source, values = (body.source or ""), body.values  # type: ignore[assignment]
-    program = await _program(source, values)
+    program = await _program(pipeline, source, values)
     key = new_key()
-    store = store_at(request)
     while True:  # a code already taken (1 in 10**14 per class) draws another
         code = new_code()
         if await _reachable(store.create(code, key_hash(key), new_state(program))):
@@ -242,46 +266,49 @@ async def create_class(body: ClassRequest, request: Request) -> dict[str, str]:
 
 @router.post("/api/classes/{code}/position", status_code=204, responses=_ERRORS)
 async def move(
-    code: str, body: PositionRequest, request: Request, authorization: Authorization = None
+    code: str, body: PositionRequest, classes: ClassesDep, authorization: Authorization = None
 ) -> Response:
     """Move every following student's screen to a step (and its folds, values, iteration)."""
     move = functools.partial(commands.move, to=body.position())
-    await _command(request, code, move, authorization)
+    await classes.command(code, move, authorization)
     return Response(status_code=204)
 
 
 @router.post("/api/classes/{code}/pause", status_code=204, responses=_ERRORS)
 async def pause(
-    code: str, body: PauseRequest, request: Request, authorization: Authorization = None
+    code: str, body: PauseRequest, classes: ClassesDep, authorization: Authorization = None
 ) -> Response:
     """Pause every student's screen (true), or let it go on (false)."""
     pause = functools.partial(commands.pause, paused=body.paused)
-    await _command(request, code, pause, authorization)
+    await classes.command(code, pause, authorization)
     return Response(status_code=204)
 
 
 @router.post("/api/classes/{code}/roam", status_code=204, responses=_ERRORS)
 async def roam(
-    code: str, body: RoamRequest, request: Request, authorization: Authorization = None
+    code: str, body: RoamRequest, classes: ClassesDep, authorization: Authorization = None
 ) -> Response:
     """Let students step on their own (true), up to the teacher's step unless ``ahead``, or have
     them follow the teacher again (false)."""
     roam = functools.partial(commands.roam, roaming=body.roam, ahead=body.ahead)
-    await _command(request, code, roam, authorization)
+    await classes.command(code, roam, authorization)
     return Response(status_code=204)
 
 
 @router.post("/api/classes/{code}/program", status_code=204, responses=_ERRORS)
 async def change_program(
-    code: str, body: ProgramRequest, request: Request, authorization: Authorization = None
+    code: str,
+    body: ProgramRequest,
+    classes: ClassesDep,
+    pipeline: PipelineDep,
+    authorization: Authorization = None,
 ) -> Response:
     """Give the class another program: students are sent it, and the first forward step; the
     question on screen is put away (its answers are kept for the tally)."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)  # before the program runs: a stranger's costs nothing
-    program = await _program(body.source, body.values)
+    code, _snapshot = await classes.taught(code, authorization)  # before the program runs: a
+    program = await _program(pipeline, body.source, body.values)  # stranger's costs nothing
     change = functools.partial(commands.change_program, program=program)
-    await _command(request, code, change, authorization)
+    await classes.command(code, change, authorization)
     return Response(status_code=204)
 
 
@@ -292,19 +319,22 @@ async def change_program(
     responses=_ERRORS,
 )
 async def ask(
-    code: str, body: QuestionRequest, request: Request, authorization: Authorization = None
+    code: str,
+    body: QuestionRequest,
+    classes: ClassesDep,
+    pipeline: PipelineDep,
+    authorization: Authorization = None,
 ) -> dict[str, int]:
     """Ask the class for a node's gradient (its value, or its sign) at the position on screen;
     the question open before stops taking answers."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
+    code, snapshot = await classes.taught(code, authorization)
     state = snapshot.state
     commands.check_room(state)  # before the program runs
     program, position = state["program"], state["position"]
-    true, name = await run_in_threadpool(true_gradient, program, position, body.node)
+    true, name = await run_in_threadpool(true_gradient, pipeline, program, position, body.node)
     asking = Asking(body.node, body.kind, name, true, program["digest"], position)
     ask = functools.partial(commands.ask, asking=asking, now=time.time())
-    after = await _command(request, code, ask, authorization)
+    after = await classes.command(code, ask, authorization)
     return {"question": len(after.state["questions"]), "round": 1}  # the last asked
 
 
@@ -315,66 +345,66 @@ async def ask(
     responses=_ERRORS,
 )
 async def ask_again(
-    code: str, question: int, request: Request, authorization: Authorization = None
+    code: str, question: int, classes: ClassesDep, authorization: Authorization = None
 ) -> dict[str, int]:
     """A new round of the same question (Peer Instruction's second vote, after discussion):
     each round is counted and kept apart."""
     again = functools.partial(commands.ask_again, question=question, now=time.time())
-    after = await _command(request, code, again, authorization)
+    after = await classes.command(code, again, authorization)
     rounds = len(commands.asked(after.state, question)["rounds"])
     return {"question": question, "round": rounds}
 
 
 @router.post("/api/classes/{code}/questions/{question}/reveal", responses=_ERRORS)
 async def reveal(
-    code: str, question: int, request: Request, authorization: Authorization = None
+    code: str, question: int, classes: ClassesDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     """Stop the question's last round taking answers and show everyone its histogram:
     ``{"question", "round", "histogram"}``."""
     code = normal_code(code) or code
     close = functools.partial(commands.close_round, question=question, told=False)
-    after = await _command(request, code, close, authorization)
+    after = await classes.command(code, close, authorization)
     asked = commands.asked(after.state, question)
     number = len(asked["rounds"])
     shown = asked["rounds"][-1]["histogram"]
     if shown is None:  # no answer comes in now: the round is closed
-        answers = await _reachable(store_at(request).answers(code))
+        answers = await _reachable(classes.store.answers(code))
         shown = round_histogram(asked, number, answers)
         show = functools.partial(commands.show, question=question, number=number, histogram=shown)
-        await _command(request, code, show, authorization)
+        await classes.command(code, show, authorization)
     return {"question": question, "round": number, "histogram": shown}
 
 
 @router.post("/api/classes/{code}/questions/{question}/lock", responses=_ERRORS)
 async def lock(
-    code: str, question: int, request: Request, authorization: Authorization = None
+    code: str, question: int, classes: ClassesDep, authorization: Authorization = None
 ) -> dict[str, int]:
     """Stop the question's last round taking answers without showing them (the class talks it
     over before the reveal): ``{"question", "round"}``. Moving to another step does the same."""
     close = functools.partial(commands.close_round, question=question, told=True)
-    after = await _command(request, code, close, authorization)
+    after = await classes.command(code, close, authorization)
     return {"question": question, "round": len(commands.asked(after.state, question)["rounds"])}
 
 
 @router.get("/api/classes/{code}/answers", response_model=Tally, responses=_ERRORS)
-async def tally(code: str, request: Request, authorization: Authorization = None) -> dict[str, Any]:
+async def tally(
+    code: str, classes: ClassesDep, authorization: Authorization = None
+) -> dict[str, Any]:
     """Every question and round: the true value, the histogram, each answer (no student
     tokens; the nicknames students gave, for the teacher's eyes)."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
-    answers = await _reachable(store_at(request).answers(code))
+    code, snapshot = await classes.taught(code, authorization)
+    answers = await _reachable(classes.store.answers(code))
     return views.tally(snapshot, answers)
 
 
 @router.get("/api/classes/{code}/students", response_model=Roster, responses=_ERRORS)
 async def students(
-    code: str, request: Request, authorization: Authorization = None
+    code: str, classes: ClassesDep, authorization: Authorization = None
 ) -> dict[str, Any]:
     """Who follows the class (their pages' streams) and who has answered the round on screen:
     for the teacher's eyes alone (nicknames; no student tokens)."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
-    listed = await _reachable(store_at(request).roster(code, views.screen_round(snapshot)))
+    code, snapshot = await classes.taught(code, authorization)
+    listed = await _reachable(classes.store.roster(code, views.screen_round(snapshot)))
     return views.roster(snapshot, listed)
 
 
@@ -383,12 +413,13 @@ async def students(
     response_class=Response,
     responses={200: {"content": {"text/csv": {}}, "description": "one row per answer"}, **_ERRORS},
 )
-async def tally_csv(code: str, request: Request, authorization: Authorization = None) -> Response:
+async def tally_csv(
+    code: str, classes: ClassesDep, authorization: Authorization = None
+) -> Response:
     """Every answer as CSV: question, phase, step, node, name, round, true value, answer,
     correct (1 or 0), seconds after the round opened. No student tokens, no nicknames."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
-    answers = await _reachable(store_at(request).answers(code))
+    code, snapshot = await classes.taught(code, authorization)
+    answers = await _reachable(classes.store.answers(code))
     text = answers_csv(snapshot.state["questions"], answers)
     name = f"gradstep-class-{code}-answers.csv"
     headers = {"content-disposition": f'attachment; filename="{name}"', "cache-control": "no-store"}
@@ -396,11 +427,12 @@ async def tally_csv(code: str, request: Request, authorization: Authorization = 
 
 
 @router.delete("/api/classes/{code}", status_code=204, responses=_ERRORS)
-async def close_class(code: str, request: Request, authorization: Authorization = None) -> Response:
+async def close_class(
+    code: str, classes: ClassesDep, authorization: Authorization = None
+) -> Response:
     """End the class: its listeners are sent ``closed``, and it is deleted with its answers."""
-    code, snapshot = await _class(request, code)
-    _teacher(snapshot, authorization)
-    if not await _reachable(store_at(request).close(code, "closed")):
+    code, _snapshot = await classes.taught(code, authorization)
+    if not await _reachable(classes.store.close(code, "closed")):
         raise _no_class(code)
     return Response(status_code=204)
 
@@ -409,9 +441,9 @@ async def close_class(code: str, request: Request, authorization: Authorization 
 
 
 @router.get("/api/classes/{code}", response_model=ClassView, responses=_ERRORS)
-async def view(code: str, request: Request) -> dict[str, Any]:
+async def view(code: str, classes: ClassesDep) -> dict[str, Any]:
     """What a student's page starts from: the program, the position, the question on screen."""
-    code, snapshot = await _class(request, code)
+    code, snapshot = await classes.find(code)
     return views.class_view(code, snapshot)
 
 
@@ -420,10 +452,11 @@ async def view(code: str, request: Request) -> dict[str, Any]:
     response_class=Response,
     responses={200: {"content": {"image/svg+xml": {}}, "description": "a QR code"}, **_ERRORS},
 )
-async def class_qr(code: str, request: Request) -> Response:
+async def class_qr(code: str, request: Request, classes: ClassesDep) -> Response:
     """A QR code of the students' link, with the link printed under it, for the slide."""
-    code, _snapshot = await _class(request, code)
-    return get_qr_svg(f"{public_base(request)}/c/{code}", size=None, caption=True)
+    code, _snapshot = await classes.find(code)
+    svg = qr_svg(f"{public_base(request)}/c/{code}", size=None, caption=True)
+    return Response(svg, media_type="image/svg+xml")
 
 
 @router.get(
@@ -436,7 +469,8 @@ async def class_qr(code: str, request: Request) -> Response:
 )
 async def events(
     code: str,
-    request: Request,
+    classes: ClassesDep,
+    streams: ClassStreamsDep,
     student: Annotated[
         str | None, Query(pattern=STUDENT_PATTERN, description="a student page's token")
     ] = None,
@@ -447,10 +481,8 @@ async def events(
     """The class's events as Server-Sent Events: the class as it is (``position``, then the
     question on screen), then each change; ``closed`` when it ends (docs/api.md). A student's
     page names itself (``student``, ``nickname``): the teacher sees who follows."""
-    code, _snapshot = await _class(request, code)
-    store = store_at(request)
-    streams: StreamCounts = request.app.state.class_streams
-    client = client_of(request)
+    code, _snapshot = await classes.find(code)
+    store, client = classes.store, classes.client
     full = streams.take(client, code)
     if full is not None:
         raise Refused(429, "rate_limit", f"{full}: close some, or try again later",
@@ -507,20 +539,26 @@ def class_events_openapi(schema: dict[str, Any]) -> dict[str, Any]:
         **_ERRORS,
     },
 )
-async def answer(code: str, body: AnswerRequest, request: Request) -> dict[str, int]:
+async def answer(
+    code: str,
+    body: AnswerRequest,
+    classes: ClassesDep,
+    per_student: StudentAnswersDep,
+    per_address: AddressAnswersDep,
+    per_class: ClassAnswersDep,
+) -> dict[str, int]:
     """A student's answer to the question's round now open: the first answer of each student
     counts, a second is refused (409)."""
-    code, snapshot = await _class(request, code)
+    code, snapshot = await classes.find(code)
     with _refusals():
         key, number = answer_round(snapshot, body.question, body.value)
-    state = request.app.state
-    _limited(state.student_answers, f"{code}/{body.student}", "answers from you")
+    _limited(per_student, f"{code}/{body.student}", "answers from you")
     # one address cannot fill a round (fresh student tokens each time), a hall behind one
     # NAT address still answers: a round holds MAX_ANSWERS_PER_ROUND
-    _limited(state.address_answers, f"{code}/{client_of(request)}", "answers from your address")
-    _limited(state.class_answers, code, "answers in this class")
+    _limited(per_address, f"{code}/{classes.client}", "answers from your address")
+    _limited(per_class, code, "answers in this class")
     record = {"value": body.value, "nickname": body.nickname, "at": time.time()}
-    outcome, count = await _reachable(store_at(request).answer(code, key, body.student, record))
+    outcome, count = await _reachable(classes.store.answer(code, key, body.student, record))
     if outcome is Outcome.GONE:
         raise _no_class(code)
     with _refusals():

@@ -19,6 +19,7 @@ from app.classroom.program import class_program, true_gradient
 from app.classroom.state import STATE_JSON, ClassProgram, ClassState, Position, new_state
 from app.classroom.tally import histogram
 from app.classroom.views import class_view, roster, screen_round
+from app.pipeline import Pipeline
 from engine.errors import GradstepError
 
 PROGRAM_KEPT: ClassProgram = {
@@ -324,15 +325,17 @@ def test_the_state_is_stored_as_json_and_read_back_typed() -> None:
 
 
 def test_a_class_counts_its_programs_steps_without_a_layout() -> None:
-    program = class_program(PROGRAM, {"b": -1.0})
-    assert program["steps"] == {"forward": 2, "backward": 3, "update": 0}
-    assert program["values"] == {"b": -1.0} and program["iterations"] == 0
-    assert true_gradient(program, AT_START, 0) == (0.0, "a.grad")  # b + 1, with b = -1
-    assert true_gradient(program, {**AT_START, "values": {"b": 2.0}}, 0) == (3.0, "a.grad")
+    pipeline = Pipeline()  # no layout is given: none is made
+    kept = class_program(pipeline, PROGRAM, {"b": -1.0})
+    assert kept["steps"] == {"forward": 2, "backward": 3, "update": 0}
+    assert kept["values"] == {"b": -1.0} and kept["iterations"] == 0
+    assert true_gradient(pipeline, kept, AT_START, 0) == (0.0, "a.grad")  # b + 1, b = -1
+    moved: Position = {**AT_START, "values": {"b": 2.0}}
+    assert true_gradient(pipeline, kept, moved, 0) == (3.0, "a.grad")
 
 
 def test_a_program_too_large_to_draw_makes_no_class() -> None:
     chain = "x = 1.0\n" + "x = x * 1.0001\n" * 1_100
     with pytest.raises(GradstepError, match="gradstep draws at most") as refused:
-        class_program(chain, {})
+        class_program(Pipeline(), chain, {})
     assert refused.value.kind == "limit"
