@@ -26,6 +26,12 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+# The sandbox's CPython component, built and compiled once ahead (about a minute on a fresh
+# machine) rather than inside the first tests that run a program: in the background, beside the
+# downloads and the checks below, which need no sandbox.
+.venv/bin/gradstep sandbox &
+sandbox=$!
+trap 'kill $sandbox 2>/dev/null || true' EXIT  # a failed check below ends the build too
 # both at once: an install of one into the prefix removes the other
 [ -e .cache/npm/node_modules/reveal.js/dist/reveal.js ] && [ -e .cache/npm/node_modules/axe-core/axe.min.js ] ||
     npm install -s --prefix .cache/npm reveal.js@5 axe-core@4 --no-audit --no-fund --no-save >/dev/null
@@ -33,9 +39,7 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-# The sandbox's CPython component, built and compiled once ahead (about a minute on a fresh
-# machine) rather than inside the first tests that run a program.
-.venv/bin/gradstep sandbox
+wait $sandbox  # its status: a failed build stops here
 # On every core (pytest-xdist), a test file to a worker: each worker starts its own servers
 # (uvicorn, PostgreSQL, Redis, Jupyter) on free ports with its own data folder. Then, alone,
 # the tests held to a deadline of their own (a shutdown within its seconds), which the other

@@ -30,8 +30,12 @@ SHOWN = """() => ({
 
 
 def shown(page) -> dict:
-    wait_for(page, "() => !document.querySelector('#status').textContent.includes('computing')")
-    return page.evaluate(SHOWN)
+    """What the strip shows once the page is not computing (one round trip when it is not)."""
+    now = page.evaluate(SHOWN)
+    if now["busy"]:
+        wait_for(page, "() => !document.querySelector('#status').textContent.includes('computing')")
+        now = page.evaluate(SHOWN)
+    return now
 
 
 def go_to_iteration(page, k: int) -> None:
