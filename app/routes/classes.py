@@ -1,6 +1,8 @@
 """Live classes (issue 29): a teacher's commands move every student's screen and ask
-questions; students listen to the class's event stream and answer. Every route is ``async``
-(the store is asyncio); running a program goes to the threadpool.
+questions; students listen to the class's event stream and answer. The class's rules are
+app/classroom's (``commands``, ``answering``, ``views``): a route here parses, authorises, calls
+them and answers, a refusal with its status. Every route is ``async`` (the store is asyncio);
+running a program goes to the threadpool.
 
 A class is named by its code; its teacher's commands carry its key (``Authorization: Bearer``);
 a student is a random token the page chose. A code that is not a class costs the client a token
