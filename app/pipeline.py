@@ -104,7 +104,7 @@ def _drawings() -> BoundedCache[tuple[Fold, Rankdir, str]]:
 class Pipeline:
     """What the drawings of one app (or one CLI run, or one notebook) share: the gate of the
     programs running at once and waiting, the limits of each run, the structures kept, the gate
-    of big new traces, and the drawings (DOT) kept. By default as an unset setting makes it."""
+    of big new traces, and the drawings (DOT) kept. Its defaults are the unset settings'."""
 
     runs: Gate = field(default_factory=lambda: Gate.for_runs(default_slots()))
     limits: RunLimits = field(default_factory=RunLimits)

@@ -24,9 +24,7 @@ from app.deps import (
     LinkStoreDep,
     PipelineDep,
     SettingsDep,
-    link_store,
 )
-from app.deps import client_of as client_of  # routes/classes.py's, until it takes app.deps
 from app.draw.dot import Direction
 from app.draw.svg import Theme
 from app.links.state import (
@@ -39,7 +37,7 @@ from app.links.state import (
     pack,
     target,
 )
-from app.links.store import MB, LinkStore, StoreError, save
+from app.links.store import MB, StoreError, save
 from app.numbers import ascii_digits
 from app.pictures import png_answer, svg_answer
 from app.query import GraphQuery, StepQuery, graph_query, step_query
@@ -113,12 +111,6 @@ class TooManyMisses(HTTPException):
             "and 2–7) against where you read it",
             headers={"retry-after": str(retry_after)},
         )
-
-
-def store_of(request: Request) -> LinkStore:
-    """Kept for app/routes/classes.py until it takes ``app.deps.link_store`` (and ``client_of``,
-    imported above, from app.deps)."""
-    return link_store(request)
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from app.deps import TrainingJobsDep
 from app.errors import error_body
 from app.numbers import ascii_digits
-from app.responses import EventStream as EventStream  # routes/classes.py's, until it moves
+from app.responses import EventStream
 from app.schemas import (
     ErrorResponse,
     TrainBoundaryEvent,
