@@ -164,8 +164,8 @@ class Settings(BaseSettings):
     layout_cache: Count = DEFAULT_CACHE_ENTRIES
     """graph shapes whose layouts are kept (an LRU; 0 is taken as 1)"""
     cache_mb: Annotated[PositiveInt, DIGITS] = DEFAULT_CACHE_MB
-    """megabytes of memory a worker keeps answers in: half for answers to requests asked again,
-    a quarter for layouts, a quarter for traces' structures"""
+    """megabytes of memory a worker keeps answers in: half for traces' structures, a quarter for
+    answers to requests asked again, a quarter for layouts"""
     layout_slots: Annotated[PositiveInt, DIGITS] = Field(default_factory=default_slots)
     """layouts that run at once (unset: the number of cores, at least 2)"""
     layout_queue: Annotated[NonNegativeInt | None, DIGITS] = None
