@@ -122,6 +122,18 @@ class Pipeline:
             structures=_structures(settings.cache_mb),
         )
 
+    def run(
+        self,
+        source: str,
+        values: Mapping[str, float] | None = None,
+        engine_choice: Engine = "auto",
+        iteration: int | None = None,
+    ) -> engine.Program:
+        """``source`` run as ``draw`` runs it, in one of the gate's slots and within the runs'
+        limits, and no further: to check that a program runs (a short link's)."""
+        with self.runs.slot():
+            return engine.run(source, dict(values or {}), engine_choice, iteration, self.limits)
+
 
 @dataclass(frozen=True, slots=True)
 class Drawn:

@@ -22,6 +22,7 @@ import json
 import re
 import zlib
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from app.draw.fold import parse_fold
@@ -29,7 +30,9 @@ from app.numbers import DEFAULT_DECIMALS
 from app.presets import preset_source
 from app.query import parse_values
 from app.schemas import LinkRequest
-from engine import run
+
+if TYPE_CHECKING:  # the pipeline's module reads the settings, which read this room's store
+    from app.pipeline import Pipeline
 
 State = dict[str, str]
 
@@ -57,12 +60,13 @@ def _checked_fold(fold: str) -> str:
     return fold
 
 
-def link_state(body: LinkRequest) -> State:
-    """The stored mapping of a view; a program that does not run is refused (422)."""
+def link_state(body: LinkRequest, pipeline: Pipeline) -> State:
+    """The stored mapping of a view; a program that does not run, within the server's gate and
+    limits of runs (``pipeline``), is refused (422)."""
     source = preset_source(body.source, body.preset)
     raw = body.values
     values = parse_values(raw if raw is None or isinstance(raw, str) else json.dumps(raw))
-    run(source, values, engine=body.engine, iteration=body.iteration)
+    pipeline.run(source, values, body.engine, body.iteration)
     phase = body.phase or ("backward" if body.step is not None else None)
     fields: dict[str, object] = {
         "source": source,

@@ -134,12 +134,13 @@ def post_link(
     buckets: LinkBucketsDep,
     client: ClientAddress,
     settings: SettingsDep,
+    pipeline: PipelineDep,
 ) -> LinkResponse:
     """Store a view and answer its short link: 201 when new, 200 (same id) when stored before."""
     wait = buckets.take(client)
     if wait:
         raise TooManyLinks(buckets.per_minute, wait)
-    state = link_state(body)
+    state = link_state(body, pipeline)
     size = len(pack(state))
     if size > MAX_LINK_BYTES:
         raise LinkTooLarge(size)

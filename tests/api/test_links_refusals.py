@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from backends import BACKENDS
 from fastapi.testclient import TestClient
 from link_client import (
     LONG,
@@ -29,7 +30,9 @@ from app.links.ratelimit import TokenBuckets
 from app.links.sqlite import MIGRATIONS
 from app.links.state import MAX_LINK_BYTES, full_id
 from app.links.store import StoreError, open_store
+from app.main import create_app
 from app.query import MAX_VALUES, MAX_VALUES_CHARS
+from app.settings import Settings
 from engine.limits import MAX_SOURCE_CHARS
 
 
@@ -259,3 +262,17 @@ def test_links_made_after_the_store_file_was_deleted_are_not_lost(
     with make_client(tmp_path, monkeypatch, 1000) as restarted:
         for link_id in made:
             assert restarted.get(f"/s/{link_id}", follow_redirects=False).status_code == 303
+
+
+def test_a_link_runs_its_program_within_the_servers_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link is checked by running its program as a graph is drawn: in a run's slot, within
+    GRADSTEP_RUN_FUEL (it ran with the engine's default fuel, whatever the server's)."""
+    monkeypatch.setenv("GRADSTEP_DATA", str(tmp_path))
+    monkeypatch.setenv("GRADSTEP_RUN_FUEL", "1000000000")
+    busy = "k = 0\nfor i in range(300_000):\n    k += i\na = Value(1.0)\n"
+    with TestClient(create_app(Settings(layout=BACKENDS[0]))) as client:
+        assert "limit" in refusal(client.post("/api/links", json={"source": busy}))
+        assert client.post("/api/graph", json={"source": busy}).status_code == 422
+        create(client, VIEW)
