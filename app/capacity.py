@@ -17,7 +17,9 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Literal, TypeVar
+
+import brotli
 
 from app.bounded import BoundedCache
 from engine.errors import GradstepError
@@ -32,6 +34,12 @@ RETRY_AFTER_FAILED_S = 1  # a failed backend is replaced by the next request
 ERROR_KEPT_S = 120.0  # an input's error is given again at once for this long (Answers)
 MAX_ERRORS = 4096  # errors kept at most (a key and a message each)
 GZIP_LEVEL = 1  # as app.middleware's: most of the saving at a fraction of the time
+# Brotli's quality, measured on the lecture MLP (bench/answer_size.py; fastest of 3 runs): its first
+# answer (2.5 MB of JSON) is 315 KB at 4 in ~60 ms, 270 KB at 5 in ~100 ms, within 1% of that at 6
+# and 7 for 20-50% more time (gzip 1: 467 KB in 27 ms); 5 is the knee, and the first quality under
+# issue 44's 300 KB. A value-only answer (225 KB) is 33 KB at 5 in ~6 ms (gzip 1: 61 KB, 2 ms).
+# An answer kept (Answers) is compressed once however many clients ask for it.
+BROTLI_QUALITY = 5
 # Layout and PNG processes run this much below the server's Python (a tenth of its CPU share
 # when both want a core): a graph slow to lay out then never takes the core that a preset's
 # answer (a few milliseconds of Python) is waiting for.
@@ -184,6 +192,13 @@ class SingleFlight:
             pending.set_result(result)
 
 
+Coding = Literal["br", "gzip"]
+CODECS: dict[Coding, tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]] = {
+    "br": (lambda body: brotli.compress(body, quality=BROTLI_QUALITY), brotli.decompress),
+    "gzip": (lambda body: gzip.compress(body, GZIP_LEVEL), gzip.decompress),
+}  # each coding's (compress, decompress)
+
+
 class Answers:
     """Answers kept by the request that asked for them, so that the same request again (a class
     opening one link, an example with nothing to move, the same step's picture) is answered
@@ -194,7 +209,12 @@ class Answers:
     failed before gets that refusal at once, and never takes the layout its first try took
     from cheaper graphs; when the server is free, it is tried again. Concurrent requests for
     one key share one computation. A refusal of the server's (``Unavailable``) is not kept. A run
-    out of time is: its limit is fuel, the same on any machine at any load."""
+    out of time is: its limit is fuel, the same on any machine at any load.
+
+    A text answer is kept in each coding asked for (brotli, gzip), each an entry of its own
+    counted by its bytes: a hall of browsers that take brotli costs one compression and keeps
+    brotli alone. A coding not kept yet is made from another one kept, decompressed, rather than
+    by running the request again."""
 
     def __init__(self, max_bytes: int, busy: Callable[[], Exception | None]) -> None:
         self.max_bytes = max_bytes
@@ -211,11 +231,12 @@ class Answers:
     def key(*parts: str) -> str:
         return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
 
-    def get(self, key: str, compute: Callable[[], bytes], gzipped: bool = True) -> bytes:
-        """The answer kept for ``key``, else ``compute()``'s (kept if it fits); ``gzipped``,
-        kept as sent, compressed once (a 979-value MLP's answer is 2.7 MB of JSON; a PNG is
-        compressed already)."""
-        kept = self._kept.get(key)
+    def get(self, key: str, compute: Callable[[], bytes], coding: Coding | None = "gzip") -> bytes:
+        """The answer kept for ``key`` in ``coding``, else ``compute()``'s so coded (kept if it
+        fits), compressed once (a 979-value MLP's answer is 2.5 MB of JSON); None: kept as
+        computed (a PNG is compressed already)."""
+        kept_as = key if coding is None else f"{key} {coding}"
+        kept = self._kept.get(kept_as)
         if kept is not None:
             return kept
         error = self._errors.get(key)
@@ -227,16 +248,25 @@ class Answers:
                     raise refusal
             elif time.monotonic() - when < ERROR_KEPT_S:
                 raise GradstepError(failed.message, failed.kind, failed.span, failed.console)
-        return self._flight.run(key, lambda: self._compute(key, compute, gzipped))
+        return self._flight.run(kept_as, lambda: self._made(kept_as, key, compute, coding))
 
     @property
     def size(self) -> int:
         """The bytes of the answers kept."""
         return self._kept.bytes
 
-    def _compute(self, key: str, compute: Callable[[], bytes], gzipped: bool) -> bytes:
+    def _decoded(self, key: str, compute: Callable[[], bytes]) -> bytes:
+        """The body of ``key``'s answer: another coding's kept, decompressed (a few
+        milliseconds), else computed."""
+        for coding, (_, decompress) in CODECS.items():
+            kept = self._kept.get(f"{key} {coding}")
+            if kept is not None:
+                return decompress(kept)
+        return self._computed(key, compute)
+
+    def _computed(self, key: str, compute: Callable[[], bytes]) -> bytes:
         try:
-            answer = gzip.compress(compute(), GZIP_LEVEL) if gzipped else compute()
+            answer = compute()
         except GradstepError as error:
             # kept as a bare copy: the error raised holds its traceback, and the traceback's
             # frames the whole program, its outline and its structure
@@ -244,6 +274,17 @@ class Answers:
             self._errors.replace(key, (time.monotonic(), bare))
             raise
         self._errors.drop(key)
+        return answer
+
+    def _made(
+        self, kept_as: str, key: str, compute: Callable[[], bytes], coding: Coding | None
+    ) -> bytes:
+        """``key``'s answer in ``coding``, kept as ``kept_as`` if it fits."""
+        if coding is None:
+            answer = self._computed(key, compute)
+        else:  # a gzip and a brotli client asking at once share one computation of the body
+            body = self._flight.run(f"{key} decoded", lambda: self._decoded(key, compute))
+            answer = CODECS[coding][0](body)
         if len(answer) <= self.max_bytes // 8:  # none crowds out all the others
-            self._kept.put(key, answer)
+            self._kept.put(kept_as, answer)
         return answer

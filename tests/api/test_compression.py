@@ -90,7 +90,7 @@ def test_training_events_stream_uncompressed_one_at_a_time(client: TestClient) -
 
 
 def test_the_client_reads_a_gzipped_graph_transparently(client: TestClient) -> None:
-    response = client.post("/api/graph", json={"source": MICROGRAD_README})
+    response = client.post("/api/graph", json={"source": MICROGRAD_README}, headers=GZIP)
     assert response.headers["content-encoding"] == "gzip"
     assert response.json()["structure"]["nodes"]
 
