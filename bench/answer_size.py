@@ -1,51 +1,59 @@
 """The bytes of a graph's answer (POST /api/graph), part by part: decoded, and compressed each way
 a browser may accept, for the lecture's MLP, its neuron and the README program; the first answer
 and a value-only one (a slider moved: the page names the layout it shows and the structure it
-holds, docs/api.md), and what the server sends on the wire to Chromium (``gzip, deflate, br,
-zstd``) and to a client that takes gzip alone.
+holds, docs/api.md); what the server sends on the wire to each kind of client; and, for the
+whole answer, brotli's size and time at the qualities around the server's.
 
-    python bench/answer_size.py
+    python bench/answer_size.py [--repeat N]
 
-gzip at level 1 is what the server does when it gzips (app/capacity.py GZIP_LEVEL); zstd and
-brotli at the levels that cost about as much time (zstd 3) or several times as much (brotli 5),
-for comparison. Sizes in KB (1,000 bytes).
+The server sends brotli at app/capacity.py's BROTLI_QUALITY to a client that takes it (Chromium
+over HTTPS: ``gzip, deflate, br, zstd``), gzip at GZIP_LEVEL to one that takes gzip alone
+(Chromium over plain http: ``gzip, deflate``), and the JSON itself to one that takes neither;
+zstd 3 (about gzip 1's time) is shown for comparison when installed. Sizes in KB (1,000 bytes);
+times on this machine, the median of N (bench/timing.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import brotli
 from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "api"), str(ROOT / "bench")]
 
 from programs import mlp_source  # noqa: E402
+from timing import measure  # noqa: E402
 from variants import first_input  # noqa: E402
 
+from app.capacity import BROTLI_QUALITY, GZIP_LEVEL  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.presets import MICROGRAD_README, preset_source  # noqa: E402
 
-CHROMIUM = "gzip, deflate, br, zstd"
+CLIENTS = {  # what each sends as Accept-Encoding
+    "Chromium over HTTPS": "gzip, deflate, br, zstd",
+    "Chromium over http": "gzip, deflate",
+    "a client that takes neither": "identity",
+}
+QUALITIES = range(BROTLI_QUALITY - 1, BROTLI_QUALITY + 3)
 
 
 def codecs() -> dict[str, Callable[[bytes], bytes]]:
-    """Each way of compressing measured: those whose module is installed."""
-    out: dict[str, Callable[[bytes], bytes]] = {"gzip 1": lambda b: gzip.compress(b, 1)}
+    """Each way of compressing measured: the server's two, and zstd if its module is installed."""
+    out: dict[str, Callable[[bytes], bytes]] = {
+        f"gzip {GZIP_LEVEL}": lambda b: gzip.compress(b, GZIP_LEVEL),
+        f"brotli {BROTLI_QUALITY}": lambda b: brotli.compress(b, quality=BROTLI_QUALITY),
+    }
     try:
         from backports import zstd
 
         out["zstd 3"] = lambda b: zstd.compress(b, 3)
-    except ImportError:
-        pass
-    try:
-        import brotli
-
-        out["brotli 5"] = lambda b: brotli.compress(b, quality=5)
     except ImportError:
         pass
     return out
@@ -80,7 +88,21 @@ def table(answer: bytes, ways: dict[str, Callable[[bytes], bytes]]) -> None:
         print(f"| {name} | {len(data) / 1e3:,.1f} | {sizes} |")
 
 
+def qualities(answer: bytes, repeat: int) -> None:
+    """The whole answer in brotli at the qualities around the server's, and gzip's, each with
+    the time it takes (paid once per answer: the server keeps it)."""
+    ways = {f"gzip {GZIP_LEVEL}": lambda: gzip.compress(answer, GZIP_LEVEL)}
+    ways |= {f"brotli {q}": lambda q=q: brotli.compress(answer, quality=q) for q in QUALITIES}
+    print("| the whole answer | KB | time |")
+    print("| --- | ---: | --- |")
+    for name, way in ways.items():
+        print(f"| {name} | {len(way()) / 1e3:,.1f} | {measure(way, repeat)} |")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
     programs = {
         "the lecture's MLP (tests/api/programs.py mlp_source, 979 values)": mlp_source(),
         "the lecture's neuron (preset lecture-neuron)": preset_source(None, "lecture-neuron"),
@@ -105,13 +127,15 @@ def main() -> None:
                 ("first answer", first, plain.content),
                 ("value-only", moved, value_only.content),
             ):
-                sent = {accept: wire(client, body, accept) for accept in (CHROMIUM, "gzip")}
+                sent = {who: wire(client, body, accept) for who, accept in CLIENTS.items()}
                 said = "; ".join(
-                    f"{n / 1e3:,.1f} KB {encoding} to `{accept}`"
-                    for accept, (n, encoding) in sent.items()
+                    f"{n / 1e3:,.1f} KB {encoding} to {who} (`{CLIENTS[who]}`)"
+                    for who, (n, encoding) in sent.items()
                 )
                 print(f"{label}: on the wire {said}\n")
                 table(decoded, ways)
+                print()
+                qualities(decoded, args.repeat)
                 print()
 
 
