@@ -41,8 +41,9 @@ trap 'kill $sandbox 2>/dev/null || true' EXIT  # a failed check below ends the b
 .venv/bin/mypy
 wait $sandbox  # its status: a failed build stops here
 # On every core (pytest-xdist), a test file to a worker: each worker starts its own servers
-# (uvicorn, PostgreSQL, Redis, Jupyter) on free ports with its own data folder. Then, alone,
+# (uvicorn, PostgreSQL, Redis, Jupyter) on free ports with its own data folder; the files in
+# tests/conftest.py's order, the longest first (not xdist's, by their number of tests). Then, alone,
 # the tests held to a deadline of their own (a shutdown within its seconds), which the other
 # worker's load would stretch. (Exit status 5: none of them was asked for.)
-.venv/bin/python -m pytest -n auto --dist loadfile -m "not serial" "$@"
+.venv/bin/python -m pytest -n auto --dist loadfile --no-loadscope-reorder -m "not serial" "$@"
 .venv/bin/python -m pytest -m serial "$@" || [ $? -eq 5 ]
