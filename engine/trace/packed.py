@@ -13,7 +13,12 @@ character, and needs no words of its own.
 
 A line's names are looked for only among the nodes its step, node or call concerns, as whole
 names (not inside a longer name): the search is cheap and a name found is always one a reader
-sees as one. Text that is not a name stays in the template."""
+sees as one. Text that is not a name stays in the template.
+
+Looking for names costs about the length of the text searched, times the names looked for: a
+value used by thousands of steps (its grad a sum of thousands of terms, shown at each of them)
+would cost minutes. Past ``MAX_SEARCH`` characters searched the structure is sent as written
+(no templates: the page reads it as it is), as the engine made it."""
 
 from __future__ import annotations
 
@@ -25,13 +30,27 @@ from engine.trace.data import Cell, Line, Part, Structure
 
 Template = tuple[object, ...]  # a line's parts with its names and numbers made holes
 Names = list[tuple[str, int]]  # names a line may hold, each with its argument, longest first
+# characters searched for names, at most (about a second): the lecture MLP (979 values)
+# searches 9.1 million; micrograd's demo (3,610 values) 25 billion (5 s) and 2,000 products of
+# one value (tests/api/test_layout_memory.py) 157 billion (minutes): both are sent unpacked
+MAX_SEARCH = 2_000_000_000
+
+
+class _TooCostly(Exception):
+    """Packing would search more than ``MAX_SEARCH`` characters."""
 
 
 def packed(structure: Structure) -> Structure:
     """``structure`` with every line (rows, the inspector's sums, a call's lines) packed."""
     if structure.templates or not structure.nodes:
         return structure
-    pack = _Packer(structure)
+    try:
+        return _packed(structure, _Packer(structure))
+    except _TooCostly:
+        return structure
+
+
+def _packed(structure: Structure, pack: _Packer) -> Structure:
     users: dict[int, list[int]] = {}
     operands: dict[int, list[int]] = {}
     for e in structure.edges:
@@ -69,32 +88,41 @@ class _Packer:
     def __init__(self, structure: Structure) -> None:
         self._nodes = structure.nodes
         self._index: dict[Template, int] = {}
+        self.searched = 0  # characters searched for names so far
+
+    def _search(self, chars: int) -> None:
+        self.searched += chars
+        if self.searched > MAX_SEARCH:
+            raise _TooCostly
 
     def templates(self) -> tuple[Line, ...]:
         return tuple(self._index)  # type: ignore[arg-type]
 
     def line(self, parts: Line, names: Names) -> Line:
         """``parts`` as ``(template, *arguments)``; ``names``: those it may hold (``names``)."""
-        args: list[int] = []
+        args = _Args()
         template: list[object] = []
         for p in parts:
             if isinstance(p, str):
+                self._search(len(p) * len(names))
                 template += _split(p, names, args)
             elif isinstance(p, Relation):
-                of = tuple(_hole(args, s) for s in p.of)  # type: ignore[arg-type]
-                to = _hole(args, p.to)  # type: ignore[arg-type]
+                of = tuple(args.hole(s) for s in p.of)  # type: ignore[arg-type]
+                to = args.hole(p.to)  # type: ignore[arg-type]
                 template.append(Relation(p.op, of, to, p.exact, p.inexact))
             else:
-                template.append(_hole(args, p))
+                template.append(args.hole(p))
         key = tuple(template)
         t = self._index.setdefault(key, len(self._index))
-        return (t, *args)
+        return (t, *args.values)
 
     def names(self, near: Iterable[int], lines: Iterable[Line]) -> Names:
         """The names of the nodes ``near`` that ``lines`` hold, each with its argument, longest
         first (a grad's name holds its node's name: ``(a·b).grad`` is one name, not ``a·b``)."""
         text = "\0".join(p for line in lines for p in line if isinstance(p, str))
         found: dict[str, int] = {}
+        near = list(dict.fromkeys(near))  # each node once, in the order given
+        self._search(2 * len(text) * len(near))
         for i in near:
             node = self._nodes[i]
             for name, arg in ((node.name, -1 - 2 * i), (node.grad_name, -2 - 2 * i)):
@@ -103,25 +131,34 @@ class _Packer:
         return sorted(found.items(), key=lambda kv: -len(kv[0]))
 
 
-def _hole(args: list[int], value: int) -> int:
-    """The hole ``value`` fills: the same number or name again is the same hole."""
-    try:
-        return args.index(value)
-    except ValueError:
-        args.append(value)
-        return len(args) - 1
+class _Args:
+    """A line's arguments, in the order its holes are read."""
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self._at: dict[int, int] = {}
+
+    def hole(self, value: int) -> int:
+        """The hole ``value`` fills: the same number or name again is the same hole."""
+        at = self._at.get(value)
+        if at is None:
+            at = self._at[value] = len(self.values)
+            self.values.append(value)
+        return at
 
 
-def _split(text: str, names: Names, args: list[int]) -> list[Part]:
+def _split(text: str, names: Names, args: _Args) -> list[Part]:
     """``text`` as template parts: its whole names made holes (their arguments appended to
     ``args``, in the order they are read), the rest text."""
     taken: list[tuple[int, int, int]] = []  # (start, end, argument) of each name found
+    covered = bytearray(len(text))  # 1 where a name found lies
     for name, arg in names:  # longest first: a shorter name inside one found is not another
         at = text.find(name)
         while at >= 0:
             end = at + len(name)
-            if _whole(text, at, end) and all(end <= s or at >= e for s, e, _ in taken):
+            if _whole(text, at, end) and not any(covered[at:end]):
                 taken.append((at, end, arg))
+                covered[at:end] = b"\1" * (end - at)
             at = text.find(name, end)
     if not taken:
         return [text]
@@ -130,7 +167,7 @@ def _split(text: str, names: Names, args: list[int]) -> list[Part]:
     for at, end, arg in sorted(taken):
         if at > start:
             out.append(text[start:at])
-        out.append(_hole(args, arg))
+        out.append(args.hole(arg))
         start = end
     if start < len(text):
         out.append(text[start:])
