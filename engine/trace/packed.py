@@ -15,10 +15,10 @@ A line's names are looked for only among the nodes its step, node or call concer
 names (not inside a longer name): the search is cheap and a name found is always one a reader
 sees as one. Text that is not a name stays in the template.
 
-Looking for names costs about the length of the text searched, times the names looked for: a
+Looking for names costs, for each name looked for, a Python step and a scan of the text: a
 value used by thousands of steps (its grad a sum of thousands of terms, shown at each of them)
-would cost minutes. Past ``MAX_SEARCH`` characters searched the structure is sent as written
-(no templates: the page reads it as it is), as the engine made it."""
+would cost minutes. Past ``MAX_SEARCH`` the structure is sent as written (no templates: the page
+reads it as it is), as the engine made it."""
 
 from __future__ import annotations
 
@@ -30,14 +30,19 @@ from engine.trace.data import Cell, Line, Part, Structure
 
 Template = tuple[object, ...]  # a line's parts with its names and numbers made holes
 Names = list[tuple[str, int]]  # names a line may hold, each with its argument, longest first
-# characters searched for names, at most (about a second): the lecture MLP (979 values)
-# searches 9.1 million; micrograd's demo (3,610 values) 25 billion (5 s) and 2,000 products of
-# one value (tests/api/test_layout_memory.py) 157 billion (minutes): both are sent unpacked
-MAX_SEARCH = 2_000_000_000
+# The search's cost, counted in characters scanned: a look for one name in a text costs its
+# length and STEP more, the Python around the scan (measured: 16 million looks in texts of about
+# 100 characters took 10 s, 600 ns each, the scans themselves a tenth of it). At most MAX_SEARCH
+# (about a second): the lecture MLP (979 values) costs 82 million and packs in 0.4 s;
+# micrograd's demo (3,610 values) and 2,000 products of one value
+# (tests/api/test_layout_memory.py, 195 billion: 214 s) would cost minutes: both are sent
+# unpacked.
+STEP = 500
+MAX_SEARCH = 1_000_000_000
 
 
 class _TooCostly(Exception):
-    """Packing would search more than ``MAX_SEARCH`` characters."""
+    """Packing would cost more than ``MAX_SEARCH``."""
 
 
 def packed(structure: Structure) -> Structure:
@@ -88,7 +93,7 @@ class _Packer:
     def __init__(self, structure: Structure) -> None:
         self._nodes = structure.nodes
         self._index: dict[Template, int] = {}
-        self.searched = 0  # characters searched for names so far
+        self.searched = 0  # the search's cost so far (STEP for each look, and the text)
 
     def _search(self, chars: int) -> None:
         self.searched += chars
@@ -104,7 +109,7 @@ class _Packer:
         template: list[object] = []
         for p in parts:
             if isinstance(p, str):
-                self._search(len(p) * len(names))
+                self._search((len(p) + STEP) * len(names))
                 template += _split(p, names, args)
             elif isinstance(p, Relation):
                 of = tuple(args.hole(s) for s in p.of)  # type: ignore[arg-type]
@@ -122,7 +127,7 @@ class _Packer:
         text = "\0".join(p for line in lines for p in line if isinstance(p, str))
         found: dict[str, int] = {}
         near = list(dict.fromkeys(near))  # each node once, in the order given
-        self._search(2 * len(text) * len(near))
+        self._search(2 * (len(text) + STEP) * len(near))
         for i in near:
             node = self._nodes[i]
             for name, arg in ((node.name, -1 - 2 * i), (node.grad_name, -2 - 2 * i)):

@@ -119,7 +119,7 @@ def test_the_mlps_steps_say_a_few_things_of_many_values() -> None:
 
 def test_a_value_used_by_thousands_of_steps_is_sent_as_written() -> None:
     """Its grad's sum of 2,000 terms, shown at each of 2,000 steps: finding every name in every
-    line would search 157 billion characters (minutes of a server's thread, once per new
+    line would cost 195 billion (minutes of a server's thread, once per new
     structure); past MAX_SEARCH the structure is sent unpacked, which the page reads as it is."""
     source = "x = Value(0.5)\nh = x * 1.0\ny = h\nfor i in range(2000):\n    y = y * h\n"
     structure = trace(run(source)).structure
