@@ -47,6 +47,7 @@ from app.draw.layout.limits import (
     DEFAULT_CACHE_ENTRIES,
     DEFAULT_CACHE_MB,
     DEFAULT_TIMEOUT_S,
+    LAYOUT_MEMORY_MB,
     LayoutSettings,
     cache_share,
 )
@@ -170,6 +171,10 @@ class Settings(BaseSettings):
     """layouts that run at once (unset: the number of cores, at least 2)"""
     layout_queue: Annotated[NonNegativeInt | None, DIGITS] = None
     """layouts that wait for a slot, beyond which a new one is a 503 (unset: twice the slots)"""
+    layout_memory_mb: Annotated[int, Field(ge=32), DIGITS] = LAYOUT_MEMORY_MB
+    """megabytes of memory one layout may take (dot's data, the WebAssembly Graphviz's memory;
+    the presets take at most 30), beyond which its graph is refused (422) and refused at once
+    after"""
     run_slots: Annotated[PositiveInt, DIGITS] = Field(default_factory=default_slots)
     """programs that run at once (unset: the number of cores, at least 2)"""
     run_queue: Annotated[NonNegativeInt | None, DIGITS] = Field(
@@ -257,7 +262,8 @@ class Settings(BaseSettings):
         return os.environ.get("FORWARDED_ALLOW_IPS", "")
 
     def layout_settings(self) -> LayoutSettings:
-        """What the layout stage takes: backend, time limit, cache size, slots and queue."""
+        """What the layout stage takes: backend, time and memory limits, cache size, slots and
+        queue."""
         return LayoutSettings(
             backend=self.layout,
             timeout=self.layout_timeout,
@@ -265,6 +271,7 @@ class Settings(BaseSettings):
             cache_bytes=cache_share(self.cache_mb, "layouts"),
             slots=self.layout_slots,
             queue=self.layout_queue,
+            memory_mb=self.layout_memory_mb,
         )
 
     def links_url(self) -> str:

@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.cli import SERVE_FLAGS
+from app.draw.layout.limits import LAYOUT_MEMORY_MB
 from app.settings import Settings, env_name, problems
 from engine.limits import RUN_FUEL, RUN_MEMORY_MB
 
@@ -48,6 +49,8 @@ def test_every_setting_is_described() -> None:
         ("GRADSTEP_RUN_FUEL", "0"),
         ("GRADSTEP_RUN_FUEL", "5e9"),
         ("GRADSTEP_RUN_MEMORY_MB", "-64"),
+        ("GRADSTEP_LAYOUT_MEMORY_MB", "16"),  # less than the presets take
+        ("GRADSTEP_LAYOUT_MEMORY_MB", "64.5"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_variable(
@@ -118,6 +121,14 @@ def test_a_runs_limits_and_the_sandboxs_directory_are_settings(
     settings = Settings()
     assert (settings.run_fuel, settings.run_memory_mb) == (2_000_000_000, 128)
     assert settings.sandbox == tmp_path / "sandbox"
+
+
+def test_a_layouts_memory_limit_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a layout stopped at it says: tests/api/test_layout_memory.py, with both backends."""
+    monkeypatch.delenv("GRADSTEP_LAYOUT_MEMORY_MB", raising=False)
+    assert Settings().layout_settings().memory_mb == LAYOUT_MEMORY_MB
+    monkeypatch.setenv("GRADSTEP_LAYOUT_MEMORY_MB", "96")
+    assert Settings().layout_settings().memory_mb == 96
 
 
 @pytest.mark.parametrize("value", ["+5", " 5", "1_000", "5.0", "١٢", "²"])

@@ -130,8 +130,9 @@ class Layout:
     def __init__(self, settings: LayoutSettings | None = None) -> None:
         self.settings = settings or LayoutSettings()
         self.backend = choose_backend(self.settings.backend)
-        self._wasm = WasmPool() if self.backend == "wasm" else None
-        self._dot = DotRunner() if self.backend == "dot" else None
+        memory_mb = self.settings.memory_mb
+        self._wasm = WasmPool(memory_mb=memory_mb) if self.backend == "wasm" else None
+        self._dot = DotRunner(memory_mb) if self.backend == "dot" else None
         self._cache: BoundedCache[SvgTemplate] = BoundedCache(
             _size, self.settings.cache_bytes, self.settings.cache_entries
         )
@@ -226,7 +227,7 @@ class Layout:
         self._slow.put(_digest(source), True)
 
     def too_large(self, source: str, error: TooLarge) -> None:
-        """``source`` ran out of memory (LAYOUT_MEMORY_MB), or crashed Graphviz: every later
+        """``source`` ran out of memory (``settings.memory_mb``), or crashed Graphviz: every later
         request for it, from any route and with any numbers, is refused at once the same way,
         without starting Graphviz."""
         self._large.put(_digest(source), (error.message, error.kind))

@@ -40,21 +40,21 @@ def dot_available() -> bool:
     return shutil.which("dot") is not None
 
 
-def _start() -> subprocess.Popen[bytes]:
+def _start(memory_mb: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         ["dot", "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    limit_memory(process.pid)
+    limit_memory(process.pid, memory_mb)
     return process
 
 
-def limit_memory(pid: int) -> None:
-    """Give ``pid`` (a dot not yet handed its graph) LAYOUT_MEMORY_MB of data. Set from here
+def limit_memory(pid: int, memory_mb: int) -> None:
+    """Give ``pid`` (a dot not yet handed its graph) ``memory_mb`` of data. Set from here
     (prlimit), not in the child before exec: a ``preexec_fn`` is unsafe in a threaded server.
     RLIMIT_DATA, not RLIMIT_AS: dot maps 155 to 240 MB of libraries and plugins, which say
     nothing of the graph. Where there is no prlimit (not Linux), dot runs unlimited."""
     if hasattr(resource, "prlimit"):
-        limit = LAYOUT_MEMORY_MB << 20
+        limit = memory_mb << 20
         with contextlib.suppress(ProcessLookupError):  # it ended already: communicate() says how
             resource.prlimit(pid, resource.RLIMIT_DATA, (limit, limit))
 
@@ -67,9 +67,11 @@ def _out_of_memory(err: bytes) -> bool:
 
 class DotRunner:
     """``dot -Tsvg`` runs, each by the spare process if there is one; spares are kept once
-    ``keep_spare()`` is called (a server, not the CLI)."""
+    ``keep_spare()`` is called (a server, not the CLI). Each dot may take ``memory_mb`` of
+    data."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: int = LAYOUT_MEMORY_MB) -> None:
+        self.memory_mb = memory_mb
         self._spare: subprocess.Popen[bytes] | None = None
         self._keep = False
         self._lock = threading.Lock()
@@ -84,7 +86,7 @@ class DotRunner:
             if not self._keep or self._spare is not None:
                 return
             try:
-                self._spare = _start()
+                self._spare = _start(self.memory_mb)
             except OSError:  # the next layout starts its own dot and says what went wrong
                 pass
 
@@ -104,11 +106,11 @@ class DotRunner:
         new program at once."""
         spare = self._take()
         try:
-            process = spare or _start()
+            process = spare or _start(self.memory_mb)
             if background:
                 with contextlib.suppress(ProcessLookupError):  # ended: its job says how
                     os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
-            return DotJob(process, source)
+            return DotJob(process, source, self.memory_mb)
         except OSError as error:  # dot vanished from PATH, or no memory or processes left
             raise layout_failed(f"dot could not start: {error.strerror or error}") from None
         finally:  # starting a process takes milliseconds: not while the request waits for it
@@ -155,8 +157,9 @@ class DotJob:
     goes into its pipe at once (as much as the pipe holds) and the caller is free meanwhile.
     The time limit counts from this handover (``seconds_left``)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], source: str) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], source: str, memory_mb: int) -> None:
         self.process = process
+        self.memory_mb = memory_mb
         data = source.encode()
         self.rest = data[_hand_over(process, data) :]
         self.handed = time.monotonic()
@@ -173,8 +176,8 @@ class DotJob:
         except BaseException:
             _end(process)
             raise
-        if process.returncode != 0 and _out_of_memory(err):  # past LAYOUT_MEMORY_MB
-            raise too_large()
+        if process.returncode != 0 and _out_of_memory(err):  # past its memory_mb
+            raise too_large(self.memory_mb)
         if process.returncode < 0:
             number = -process.returncode
             if number in _CRASHES:  # its own fault on this graph: the same each time

@@ -42,7 +42,7 @@ def seconds_left(handed: float, timeout: float) -> float:
 # 160 MB (12.7 s, past the time limit) and 108 MB in wasm (5.3 s); 1,998 steps took 2,099 MB
 # within dot's 5 s, and 6 GB before dot crashed. A graph drawn within the time limit stays far
 # under this; a hostile one stops here (a 422) instead of taking gigabytes.
-LAYOUT_MEMORY_MB = 512
+LAYOUT_MEMORY_MB = 512  # the default of Settings.layout_memory_mb
 
 
 class TooComplex(GradstepError):
@@ -57,14 +57,15 @@ def too_complex(timeout: float) -> TooComplex:
 
 
 class TooLarge(GradstepError):
-    """Graphviz ran out of memory (LAYOUT_MEMORY_MB) on this graph: a 422 that the same graph
+    """Graphviz ran out of memory (its memory limit) on this graph: a 422 that the same graph
     always gets, however busy the server, so it is remembered and given at once."""
 
 
-def too_large() -> TooLarge:
+def too_large(memory_mb: int) -> TooLarge:
     return TooLarge(
-        f"this graph is too large to draw: laying it out needs more than {LAYOUT_MEMORY_MB} MB "
-        "(LAYOUT_MEMORY_MB), as a folded call's result used by many steps far apart does (in "
+        f"this graph is too large to draw: laying it out needs more than {memory_mb} MB "
+        "(GRADSTEP_LAYOUT_MEMORY_MB), as a folded call's result used by many steps far apart "
+        "does (in "
         "every step of a long loop); draw fewer values (a shorter loop, a smaller model), "
         "unfold the calls (fold=none), or write a repeated product as one power (x ** n)",
         kind="limit",
@@ -89,6 +90,7 @@ class LayoutSettings:
     cache_bytes: int = cache_share(DEFAULT_CACHE_MB, "layouts")
     slots: int = field(default_factory=default_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
+    memory_mb: int = LAYOUT_MEMORY_MB  # what one layout may take; past it the graph is refused
 
 
 def ran_out_before(timeout: float) -> Unavailable:

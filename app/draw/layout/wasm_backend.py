@@ -32,9 +32,10 @@ def wasm_available() -> bool:
 
 
 class _Worker:
-    def __init__(self) -> None:
+    def __init__(self, memory_mb: int) -> None:
+        self.memory_mb = memory_mb
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.draw.layout.wasm_worker", str(LAYOUT_MEMORY_MB << 20)],
+            [sys.executable, "-m", "app.draw.layout.wasm_worker", str(memory_mb << 20)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -96,7 +97,7 @@ class _Worker:
             raise too_complex(timeout)
         if header[0] == OUT_OF_MEMORY:  # the worker ends: it is not given back
             self.kill()
-            raise too_large()
+            raise too_large(self.memory_mb)
         if header[0] != 0:
             message = body.decode(errors="replace").strip().splitlines()[:1]
             detail = " ".join(message)
@@ -114,9 +115,16 @@ class _Worker:
 
 
 class WasmPool:
-    """Idle workers kept for reuse; at most ``max_workers`` lay out at once."""
+    """Idle workers kept for reuse; at most ``max_workers`` lay out at once, each in at most
+    ``memory_mb`` of linear memory."""
 
-    def __init__(self, max_workers: int = max(2, os.cpu_count() or 2), keep_idle: int = 2) -> None:
+    def __init__(
+        self,
+        max_workers: int = max(2, os.cpu_count() or 2),
+        keep_idle: int = 2,
+        memory_mb: int = LAYOUT_MEMORY_MB,
+    ) -> None:
+        self.memory_mb = memory_mb
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max_workers)
@@ -128,14 +136,14 @@ class WasmPool:
         with self._lock:
             if self._idle:
                 return
-        self._release(_Worker())
+        self._release(_Worker(self.memory_mb))
 
     def begin(self, source: str) -> WasmJob:
         """A worker laying ``source`` out (one of at most ``max_workers``); the job's
         ``result`` collects its drawing and gives the worker back."""
         self._slots.acquire()
         try:
-            worker = self._idle_worker() or _Worker()
+            worker = self._idle_worker() or _Worker(self.memory_mb)
         except BaseException:
             self._slots.release()
             raise
