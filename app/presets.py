@@ -62,6 +62,19 @@ z = 2.0
 f = x*y + sin(x) * exp(z) - y**2 / z
 """
 
+X_SQUARED_SIN_X = """\
+# seed 002, 28.1: symbolic, numerical and automatic differentiation of x²·sin(x) at x = 2
+x = 2.0
+f = x**2 * sin(x)
+"""
+
+SUM_TIMES_SIN = """\
+# seed 002, 28.3: forward mode needs a pass per input, reverse mode one backward pass
+x = 2.0
+y = 3.0
+f = (x + y) * sin(x)
+"""
+
 PRESETS: tuple[Preset, ...] = (
     Preset(
         id="micrograd-readme",
@@ -123,6 +136,20 @@ PRESETS: tuple[Preset, ...] = (
         title="Forward vs reverse mode",
         lesson="One backward pass gives all three partials; forward mode needs a pass per input.",
         source=FORWARD_VS_REVERSE,
+    ),
+    Preset(
+        id="three-ways",
+        title="Three ways: x²·sin(x)",
+        lesson="Symbolic 1.972602361114157, central difference (h = 1e-7) 1.972602359234799: "
+        "1.88e-09 apart.",
+        source=X_SQUARED_SIN_X,
+    ),
+    Preset(
+        id="tangent-passes",
+        title="Tangent passes: (x + y)·sin(x)",
+        lesson="Forward mode: a pass for ∂f/∂x = −1.1714, another for ∂f/∂y = 0.9093; reverse "
+        "mode: one backward pass for both.",
+        source=SUM_TIMES_SIN,
     ),
 )
 

@@ -12,6 +12,7 @@ import pytest
 import sympy
 
 from app.lecture import LECTURE_MLP
+from app.presets import PRESETS
 from engine import run
 from engine.ops import OPS
 from engine.trace import outline
@@ -115,6 +116,13 @@ def test_seed_28_3_forward_mode_steps_reproduce_its_tables() -> None:
     assert [f"{i.reverse:.4f}" for i in w.inputs] == ["-1.1714", "0.9093"]
     assert [p.result for p in w.forward_mode.passes] == [i.reverse for i in w.inputs]
     assert len(w.forward_mode.passes) == 2 and w.numerical_passes == 4
+
+
+def test_the_seeds_examples_are_presets() -> None:
+    sources = {p.id: p.source for p in PRESETS}
+    assert ways(sources["three-ways"]).symbolic.derivatives[0].value == 1.9726023611141572
+    tangent = ways(sources["tangent-passes"])
+    assert [i.name for i in tangent.inputs] == ["x", "y"] and tangent.value == 5 * math.sin(2)
 
 
 def test_exercise_28_6_counts_both_passes_and_checks_the_cheap_gradient_principle() -> None:
