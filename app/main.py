@@ -23,7 +23,7 @@ from app.links.ratelimit import TokenBuckets
 from app.links.reopening import ReopeningStore
 from app.middleware import HEAD_REFUSALS, install_middleware
 from app.pipeline import Pipeline
-from app.routes import classes, exports, graph, links, oembed, pages, training
+from app.routes import classes, exports, graph, links, oembed, pages, three_ways, training
 from app.serving import mount_static
 from app.settings import Settings
 from app.training.jobs import TrainingJobs
@@ -87,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings  # public_url: links in answers (app/serving.py's public_base)
     install_error_handlers(app)
     install_middleware(app, settings.limit_concurrency)
-    for area in (graph, pages, oembed, exports, training, links, classes):
+    for area in (graph, pages, oembed, exports, training, links, classes, three_ways):
         app.include_router(area.router)
     mount_static(app)
 

@@ -43,6 +43,7 @@ class Ways:
     forward_mode: ForwardMode
     costs: Costs
     numerical_passes: int  # forward passes central differences used at one h: 2n
+    nodes: tuple[int | None, ...]  # each replayed position's node id in the trace (swell points)
 
 
 def three_ways(program: Program, shape: Outline) -> Ways | Missing:
@@ -66,9 +67,8 @@ def of_replayed(r: Replayed) -> Ways:
     found = differentiate(r)
     rows, passes = differences(r, exact)
     built = found.written if found.derivatives else None
-    return Ways(
-        r.names[-1], root.data, inputs, found, rows, forward_mode(r), counted(r, built), passes
-    )
+    return Ways(r.names[-1], root.data, inputs, found, rows, forward_mode(r), counted(r, built),
+                passes, r.nodes)  # fmt: skip
 
 
 __all__ = ["Missing", "Ways", "three_ways"]
