@@ -18,7 +18,6 @@ import multiprocessing
 import os
 import re
 import threading
-import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from app.capacity import BACKGROUND_NICENESS, Gate, Unavailable
+from app.draw import png_process
 from app.draw.svg import Theme
 from app.serving import GRAPH_CSS
 from engine.errors import GradstepError
@@ -175,32 +175,11 @@ def svg_to_png(svg: str, theme: Theme = "light", scale: float = 2.0, wait: bool 
 PNG_PROCESSES = max(1, (os.cpu_count() or 2) // 2)  # leave the other cores to requests
 PNG_QUEUE = 2  # PNGs waiting for a process: under full load a longer queue waited 20 s
 RETRY_AFTER_PNG_S = 2
-PARENT_CHECK_S = 2.0  # how often a PNG process looks whether the server is still there
 
 _gate = Gate("PNG render", PNG_PROCESSES, PNG_QUEUE, RETRY_AFTER_PNG_S)
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _closed = False  # the app is shutting down: no new process (it would outlive the server)
-
-
-def _start_worker(niceness: int, server: int) -> None:
-    """In each PNG process: a lower priority than the requests, and an end of its own when the
-    server is gone (a server killed before it could end its pool would leave it running)."""
-    os.nice(niceness)
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(PARENT_CHECK_S)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def _render(arguments: dict[str, Any]) -> bytes:
-    """Runs in the pool's process: imports resvg only, so the process starts quickly."""
-    import resvg_py
-
-    return bytes(resvg_py.svg_to_bytes(**arguments))
 
 
 def _current_pool() -> ProcessPoolExecutor:
@@ -213,7 +192,7 @@ def _current_pool() -> ProcessPoolExecutor:
             _pool = ProcessPoolExecutor(
                 PNG_PROCESSES,
                 mp_context=spawn,
-                initializer=_start_worker,
+                initializer=png_process.start,
                 initargs=(BACKGROUND_NICENESS, os.getpid()),
             )
         return _pool
@@ -255,11 +234,11 @@ def _submit(arguments: dict[str, Any]) -> tuple[ProcessPoolExecutor, Future[byte
     nothing, so it goes to a fresh pool, not back to its client as a 503."""
     pool = _current_pool()
     try:
-        return pool, pool.submit(_render, arguments)
+        return pool, pool.submit(png_process.render, arguments)
     except BrokenProcessPool:
         _discard(pool)
     pool = _current_pool()
-    return pool, pool.submit(_render, arguments)
+    return pool, pool.submit(png_process.render, arguments)
 
 
 def start() -> None:
