@@ -21,11 +21,12 @@ from typing import Any
 
 import sympy  # type: ignore[import-untyped]
 from sympy import Expr
+from sympy.functions.elementary.piecewise import ExprCondPair  # type: ignore[import-untyped]
 
 from engine.ways import expressions
 from engine.ways.replay import Replayed
 
-MAX_WORK = 10_000  # derivative nodes built, over all inputs (the lecture MLP's 41: 8,610)
+MAX_WORK = 20_000  # derivative nodes visited, over all inputs (the lecture MLP's 41: 15,662)
 CSE_MAX_OPS = 200  # sympy.cse on a derivative of at most this many operations written out
 SIMPLIFY_MAX_OPS = 16  # sympy.simplify (a second or so) on derivatives this small...
 SIMPLIFY_INPUTS = 2  # ...for at most this many inputs
@@ -35,12 +36,18 @@ SWELL_POINTS = 24  # depths measured for the swell chart, at most
 _ONE, _MINUS_ONE, _ZERO = sympy.Integer(1), sympy.Integer(-1), sympy.Integer(0)
 
 
+# Every expression is made as it is written, without SymPy's evaluation and without its cache:
+# a cached constructor looks its arguments up by equality, and two equal expressions of a deep
+# program (the same program asked for twice) compare level by level, past Python's recursion
+# limit. Made here, an expression compares by nothing until sympy.cse or simplify (small ones).
+
+
 def _add(*terms: Expr) -> Expr:
-    return sympy.Add(*terms, evaluate=False)
+    return sympy.Add._from_args(terms)
 
 
 def _mul(*factors: Expr) -> Expr:
-    return sympy.Mul(*factors, evaluate=False)
+    return sympy.Mul._from_args(factors)
 
 
 def _neg(x: Expr) -> Expr:
@@ -48,11 +55,24 @@ def _neg(x: Expr) -> Expr:
 
 
 def _power(a: Expr, b: Expr | int) -> Expr:
-    return sympy.Pow(a, b, evaluate=False)
+    made = sympy.Basic.__new__(sympy.Pow, a, sympy.Integer(b) if isinstance(b, int) else b)
+    made.is_commutative = True  # as Pow's own constructor says of real operands
+    return made
 
 
-def _positive(a: Expr) -> sympy.Basic:
-    return sympy.StrictGreaterThan(a, _ZERO, evaluate=False)
+def _call(function: type, *args: Expr) -> Expr:
+    """``function(*args)`` (sin, tanh, ...) as written."""
+    return sympy.Basic.__new__(function, *args)
+
+
+def _positive(a: Expr) -> Expr:
+    return _call(sympy.StrictGreaterThan, a, _ZERO)
+
+
+def _indicator(a: Expr, then: Expr) -> Expr:
+    """``then`` where a > 0, else 0: relu and its derivative."""
+    return _call(sympy.Piecewise, _call(ExprCondPair, then, _positive(a)),
+                 _call(ExprCondPair, _ZERO, sympy.true))  # fmt: skip
 
 
 def _pow_da(a: Expr, b: Expr, out: Expr) -> Expr:
@@ -62,7 +82,7 @@ def _pow_da(a: Expr, b: Expr, out: Expr) -> Expr:
             return _ZERO
         if b == 1:
             return _ONE
-        less = b - 1
+        less = b - 1  # numbers: SymPy's arithmetic on two of them is shallow
         return _mul(b, a if less == 1 else _power(a, less))
     return _mul(b, _power(a, _add(b, _MINUS_ONE)))
 
@@ -85,23 +105,19 @@ RULES: dict[str, Rules] = {
     "mul":     Rules(_mul, (lambda a, b, o: b, lambda a, b, o: a)),
     "div":     Rules(lambda a, b: _mul(a, _power(b, -1)),
                      (lambda a, b, o: _power(b, -1), lambda a, b, o: _neg(_mul(a, _power(b, -2))))),
-    "pow":     Rules(_power, (_pow_da, lambda a, b, o: _mul(o, sympy.log(a, evaluate=False)))),
+    "pow":     Rules(_power, (_pow_da, lambda a, b, o: _mul(o, _call(sympy.log, a)))),
     "neg":     Rules(_neg, (lambda a, b, o: _MINUS_ONE,)),
-    "exp":     Rules(lambda a: sympy.exp(a, evaluate=False), (lambda a, b, o: o,)),
-    "log":     Rules(lambda a: sympy.log(a, evaluate=False), (lambda a, b, o: _power(a, -1),)),
-    "tanh":    Rules(lambda a: sympy.tanh(a, evaluate=False),
+    "exp":     Rules(lambda a: _call(sympy.exp, a), (lambda a, b, o: o,)),
+    "log":     Rules(lambda a: _call(sympy.log, a), (lambda a, b, o: _power(a, -1),)),
+    "tanh":    Rules(lambda a: _call(sympy.tanh, a),
                      (lambda a, b, o: _add(_ONE, _neg(_power(o, 2))),)),
-    "relu":    Rules(lambda a: sympy.Piecewise((a, _positive(a)), (_ZERO, True), evaluate=False),
-                     (lambda a, b, o: sympy.Piecewise((_ONE, _positive(a)), (_ZERO, True),
-                                                      evaluate=False),)),
-    "sigmoid": Rules(lambda a: _power(_add(_ONE, sympy.exp(_neg(a), evaluate=False)), -1),
+    "relu":    Rules(lambda a: _indicator(a, a), (lambda a, b, o: _indicator(a, _ONE),)),
+    "sigmoid": Rules(lambda a: _power(_add(_ONE, _call(sympy.exp, _neg(a))), -1),
                      (lambda a, b, o: _mul(o, _add(_ONE, _neg(o))),)),
-    "sin":     Rules(lambda a: sympy.sin(a, evaluate=False),
-                     (lambda a, b, o: sympy.cos(a, evaluate=False),)),
-    "cos":     Rules(lambda a: sympy.cos(a, evaluate=False),
-                     (lambda a, b, o: _neg(sympy.sin(a, evaluate=False)),)),
+    "sin":     Rules(lambda a: _call(sympy.sin, a), (lambda a, b, o: _call(sympy.cos, a),)),
+    "cos":     Rules(lambda a: _call(sympy.cos, a), (lambda a, b, o: _neg(_call(sympy.sin, a)),)),
     "sqrt":    Rules(lambda a: _power(a, sympy.Rational(1, 2)),
-                     (lambda a, b, o: _power(_mul(2, o), -1),)),
+                     (lambda a, b, o: _power(_mul(sympy.Integer(2), o), -1),)),
 }
 # fmt: on
 

@@ -20,7 +20,7 @@ from engine.trace.slots import Slots
 from engine.ways.replay import Replayed
 
 MAX_TANGENTS = 50_000  # tangents computed, over all passes: later inputs' passes are not run
-MAX_PASS_NUMBERS = 60_000  # the numbers of the passes sent step by step; later ones: results
+MAX_PASS_NUMBERS = 12_000  # the numbers of the passes sent step by step; later ones: results
 _IDENTIFIER = re.compile(r"[^\W\d][\w\[\]]*")
 
 

@@ -223,7 +223,10 @@ def test_sizes_are_sympy_count_ops_and_the_walks_need_no_recursion() -> None:
 
 
 def test_a_symbolic_blow_up_is_measured_without_writing_it_out() -> None:
-    s = ways("x = 0.3\ny = x\nfor i in range(300):\n    y = sin(y) * y + x").symbolic
+    source = "x = 0.3\ny = x\nfor i in range(300):\n    y = sin(y) * y + x"
+    s = ways(source).symbolic
+    again = ways(source).symbolic  # equal deep expressions are never compared (SymPy's cache)
+    assert again.derivatives == s.derivatives
     (d,) = s.derivatives
     assert s.function_ops > 10**80 and d.written > 10**90  # counted, never written
     assert d.shared < 10_000 and d.cut and d.cse is None and d.simplified is None
@@ -237,10 +240,10 @@ def test_many_inputs_are_each_differentiated_within_the_budget() -> None:
     assert sum(1 for d in w.symbolic.derivatives if d.simplified is not None) <= 2
     # past MAX_WORK, the later inputs are left out, and the answer says how many
     long = source + "\ny = " + " + ".join(f"x{i}" for i in range(40)) + "\n"
-    long += "for i in range(1200):\n    y = y * 0.999\n"  # 2,400 values after the inputs
+    long += "for i in range(600):\n    y = y * 0.999\n"  # 1,200 values after the inputs
     s = ways(long).symbolic
     assert 0 < s.left_out < 40 and len(s.derivatives) + s.left_out == 40
-    assert len(s.derivatives) * 2_400 <= MAX_WORK
+    assert len(s.derivatives) * 1_200 <= MAX_WORK
     assert "not differentiated symbolically" in s.notes[0]
 
 
