@@ -4,13 +4,13 @@ tangent passes step by step, beside reverse mode's one backward pass, and what e
 (engine.ways). ``POST /api/three-ways`` takes a graph request's program fields; ``GET`` the
 graph routes' query parameters.
 
-The program runs as a graph's does: in one of the pipeline's run slots and within its limits;
-the ways of a big graph take the big-trace gate, as a new trace does. Every sympy step is
-bounded by a budget of operations (engine.ways.symbolic), never by a clock."""
+The program runs as a graph's does: in one of the pipeline's run slots and within its limits.
+The ways take a graph of at most engine.ways.MAX_VALUES values (fewer than a big trace's gate
+waits for), and every sympy step is bounded by a budget of operations
+(engine.ways.symbolic), never by a clock."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 from typing import Annotated, Literal
 
@@ -20,7 +20,7 @@ from pydantic import Field
 import engine
 from app.capacity import Answers
 from app.deps import AnswersDep, PipelineDep
-from app.pipeline import BIG_TRACE_VALUES, Pipeline
+from app.pipeline import Pipeline
 from app.presets import preset_source
 from app.query import Graph, parse_values
 from app.responses import answered
@@ -202,9 +202,7 @@ def _answer(
         shape = engine.outline(program)
     if not shape.nodes:
         raise GradstepError("the program made no value to differentiate", "request")
-    big = len(program.graph.data) > BIG_TRACE_VALUES
-    with pipeline.traces.slot() if big else contextlib.nullcontext():
-        found = three_ways(program, shape)
+    found = three_ways(program, shape)  # at most engine.ways.MAX_VALUES: about a second
     if isinstance(found, Missing):
         raise GradstepError(
             f"the three ways replay your engine through gradstep's op table, and one of its "

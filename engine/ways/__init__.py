@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.errors import GradstepError
 from engine.program import Program
 from engine.trace.outline import Outline
 from engine.ways.costs import Costs, counted
@@ -20,6 +21,10 @@ from engine.ways.numerical import Numerical, differences
 from engine.ways.replay import Missing, Replayed, rebuild
 from engine.ways.symbolic import Symbolic, differentiate
 from engine.ways.tangents import ForwardMode, forward_mode
+
+MAX_VALUES = 1_000  # values in a graph shown three ways: each way is shown in full (forward
+# mode's steps at every value, a pass per input), about a second of work at this size; the
+# lecture's MLP has 402, a 200-layer chain 201, micrograd's demo 3,610
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +52,15 @@ class Ways:
 
 
 def three_ways(program: Program, shape: Outline) -> Ways | Missing:
-    """Every way of differentiating ``program``'s output by each input, or what stops them."""
+    """Every way of differentiating ``program``'s output by each input, or what stops them;
+    GradstepError (limit) for a graph of more than MAX_VALUES values."""
+    values = len(program.graph.data)
+    if values > MAX_VALUES:
+        raise GradstepError(
+            f"this graph has {values:,} values; the three ways show a graph of at most "
+            f"{MAX_VALUES:,} (each in full: forward mode steps through every value once per input)",
+            kind="limit",
+        )
     r = rebuild(program, shape)
     if isinstance(r, Missing):
         return r
@@ -71,4 +84,4 @@ def of_replayed(r: Replayed) -> Ways:
                 passes, r.nodes)  # fmt: skip
 
 
-__all__ = ["Missing", "Ways", "three_ways"]
+__all__ = ["MAX_VALUES", "Missing", "Ways", "three_ways"]

@@ -99,6 +99,9 @@ def test_a_symbolic_blow_up_is_counted_not_written(client: TestClient) -> None:
 def test_refusals_say_what_is_wrong(client: TestClient) -> None:
     assert "no value" in refusal(client, source="print(1)")
     assert "5,000" in refusal(client, source="x = 0.5\nfor i in range(6000):\n    x = tanh(x)")
+    assert "at most 1,000" in refusal(
+        client, source="x = 0.5\nfor i in range(2000):\n    x = tanh(x)"
+    )
     unknown = (LEARNERS / "mistakes/order_recursive_right.py").read_text()
     assert "op table" in refusal(client, source=unknown)
     assert "preset" in refusal(client, preset="no-such-preset")

@@ -13,10 +13,10 @@ import sympy
 
 from app.lecture import LECTURE_MLP
 from app.presets import PRESETS
-from engine import run
+from engine import GradstepError, run
 from engine.ops import OPS
 from engine.trace import outline
-from engine.ways import Missing, Ways, expressions, three_ways
+from engine.ways import MAX_VALUES, Missing, Ways, expressions, three_ways
 from engine.ways.numerical import SWEEP, Central
 from engine.ways.replay import Replayed, rebuild
 from engine.ways.symbolic import MAX_WORK, RULES
@@ -240,11 +240,18 @@ def test_many_inputs_are_each_differentiated_within_the_budget() -> None:
     assert sum(1 for d in w.symbolic.derivatives if d.simplified is not None) <= 2
     # past MAX_WORK, the later inputs are left out, and the answer says how many
     long = source + "\ny = " + " + ".join(f"x{i}" for i in range(40)) + "\n"
-    long += "for i in range(600):\n    y = y * 0.999\n"  # 1,200 values after the inputs
+    long += "for i in range(400):\n    y = y * 0.999\n"  # 800 values after the inputs
     s = ways(long).symbolic
     assert 0 < s.left_out < 40 and len(s.derivatives) + s.left_out == 40
-    assert len(s.derivatives) * 1_200 <= MAX_WORK
+    assert len(s.derivatives) * 800 <= MAX_WORK
     assert "not differentiated symbolically" in s.notes[0]
+
+
+def test_a_graph_past_max_values_is_refused_before_any_work() -> None:
+    program = run(f"x = 0.5\nfor i in range({MAX_VALUES}):\n    x = tanh(x)")
+    with pytest.raises(GradstepError, match="at most 1,000") as refused:
+        three_ways(program, outline(program))
+    assert refused.value.kind == "limit"
 
 
 def test_a_shared_name_is_told_apart_in_the_expressions() -> None:
