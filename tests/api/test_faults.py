@@ -20,7 +20,7 @@ from served import busy_dot, gradstep_serve
 
 from app.capacity import Gate, SingleFlight, Unavailable
 from app.draw.layout.dot_backend import dot_available
-from app.draw.layout.wasm_backend import _Worker, wasm_available
+from app.draw.layout.wasm_backend import WORKER, _Worker, wasm_available
 from app.main import create_app
 from app.settings import Settings
 
@@ -130,7 +130,7 @@ def wasm_workers() -> list[int]:
             ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
-        if ppid == os.getpid() and b"app.draw.layout.wasm_worker" in cmdline:
+        if ppid == os.getpid() and WORKER.encode() in cmdline:
             found.append(int(entry.name))
     return found
 

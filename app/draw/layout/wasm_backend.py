@@ -18,10 +18,11 @@ import threading
 import time
 
 from app.capacity import Unavailable, layout_failed
+from app.draw.graphviz_wasm_worker import OUT_OF_MEMORY
 from app.draw.layout.limits import LAYOUT_MEMORY_MB, TooLarge, seconds_left, too_complex, too_large
-from app.draw.layout.wasm_worker import OUT_OF_MEMORY
 from engine.errors import GradstepError
 
+WORKER = "app.draw.graphviz_wasm_worker"  # the module each worker process runs
 _STARTUP_TIMEOUT_S = 60.0  # compiling the module; generous for a loaded CI machine
 PING_TIMEOUT_S = 2.0  # an idle worker answers in microseconds; one that does not is replaced
 _EMPTY_REPLY = struct.pack(">BI", 0, 0)
@@ -35,7 +36,7 @@ class _Worker:
     def __init__(self, memory_mb: int) -> None:
         self.memory_mb = memory_mb
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.draw.layout.wasm_worker", str(memory_mb << 20)],
+            [sys.executable, "-m", WORKER, str(memory_mb << 20)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
