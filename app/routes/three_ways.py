@@ -1,8 +1,8 @@
 """Three ways to differentiate the program on screen, side by side (issue 43): its symbolic
 derivatives and their swell, central differences and their error against h, forward mode's
 tangent passes step by step, beside reverse mode's one backward pass, and what each costs
-(engine.ways). ``POST /api/three-ways`` takes a graph request's program fields; ``GET`` the
-graph routes' query parameters.
+(engine.ways). ``POST /api/three-ways`` takes a graph request's program fields; like
+``POST /api/graph``, a JSON answer has no GET (the GET routes are pictures and pages).
 
 The program runs as a graph's does: in one of the pipeline's run slots and within its limits.
 The ways take a graph of at most engine.ways.MAX_VALUES values (fewer than a big trace's gate
@@ -22,7 +22,7 @@ from app.capacity import Answers
 from app.deps import AnswersDep, PipelineDep
 from app.pipeline import Pipeline
 from app.presets import preset_source
-from app.query import Graph, parse_values
+from app.query import parse_values
 from app.responses import answered
 from app.schemas import ErrorResponse, Strict, Values
 from engine.errors import GradstepError
@@ -171,22 +171,6 @@ def post_three_ways(
         return _answer(pipeline, source, values, body.engine, body.iteration)
 
     key = Answers.key("three-ways", body.model_dump_json())
-    return answered(request, answers, key, answer, "application/json")
-
-
-@router.get("/api/three-ways", response_model=ThreeWaysResponse)
-def get_three_ways(
-    request: Request, graph: Graph, pipeline: PipelineDep, answers: AnswersDep
-) -> Response:
-    """The same answer for a graph's query parameters (source or preset, values, engine,
-    iteration; the look's are read and left alone)."""
-
-    def answer() -> bytes:
-        return _answer(pipeline, graph.source, graph.values, graph.engine, graph.iteration)
-
-    key = Answers.key(
-        "three-ways", graph.source, repr(graph.values), graph.engine, repr(graph.iteration)
-    )
     return answered(request, answers, key, answer, "application/json")
 
 

@@ -1,4 +1,4 @@
-"""POST and GET /api/three-ways: the seed's two presets answer with its numbers, the answer is
+"""POST /api/three-ways: the seed's two presets answer with its numbers, the answer is
 what /openapi.json promises, and hostile programs (a 200-layer tanh chain, 40 inputs, a symbolic
 blow-up, a graph past the limits, a learner's op gradstep does not know) answer with the
 result, their work bounded by the budgets, or a clear 422."""
@@ -52,12 +52,8 @@ def test_the_seeds_first_preset_answers_with_its_printed_numbers(client: TestCli
     assert w.numerical_passes == 2 and w.costs.cheap and w.costs.bound == 5
 
 
-def test_the_second_preset_by_get_with_values_as_the_graph_routes_take_them(
-    client: TestClient,
-) -> None:
-    response = client.get("/api/three-ways", params={"preset": "tangent-passes", "values": "y=3"})
-    assert response.status_code == 200, response.text
-    w = ThreeWaysResponse.model_validate_json(response.content)
+def test_the_second_preset_with_values_as_a_url_writes_them(client: TestClient) -> None:
+    w = answer(client, preset="tangent-passes", values="y=3")
     assert [i.name for i in w.inputs] == ["x", "y"]
     assert [f"{i.reverse:.4f}" for i in w.inputs] == ["-1.1714", "0.9093"]
     assert [p.result for p in w.forward_mode.passes] == [i.reverse for i in w.inputs]
