@@ -222,8 +222,10 @@ def test_full_layout_queue_is_503_with_retry_after_and_cached_graphs_still_draw(
 @needs_dot
 def test_a_small_graph_is_laid_out_while_big_ones_fill_their_gate() -> None:
     """Admission by cost: big graphs (hundreds of values, seconds of Graphviz) have a gate of
-    their own, so a new three-line program is never refused because they fill the stage."""
-    with TestClient(create_app(Settings(layout="dot", layout_queue=0))) as client:
+    their own, so a new three-line program is never refused because they fill the stage. (The
+    time limit out of play: the MLP's layout took more than 5 s beside the memory tests.)"""
+    settings = Settings(layout="dot", layout_queue=0, layout_timeout=120)
+    with TestClient(create_app(settings)) as client:
         layout = client.app.state.layout  # type: ignore[attr-defined]
         for _ in range(layout.big_gate.slots):
             layout.big_gate.enter()  # big graphs are being laid out
