@@ -13,7 +13,7 @@ values computes); ``text``: the expression as docs/notation.md writes formulas, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
@@ -22,12 +22,12 @@ from sympy.core.relational import Relational  # type: ignore[import-untyped]
 from sympy.functions.elementary.piecewise import ExprCondPair  # type: ignore[import-untyped]
 
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-_FUNCTIONS: dict[type, Callable[[mpmath.mpf], mpmath.mpf]] = {
-    sympy.exp: mpmath.exp,
-    sympy.log: mpmath.log,
-    sympy.tanh: mpmath.tanh,
-    sympy.sin: mpmath.sin,
-    sympy.cos: mpmath.cos,
+_FUNCTIONS: dict[type, str] = {  # each function by its name in an mpmath context
+    sympy.exp: "exp",
+    sympy.log: "log",
+    sympy.tanh: "tanh",
+    sympy.sin: "sin",
+    sympy.cos: "cos",
 }
 
 
@@ -89,41 +89,43 @@ def value(
 ) -> float:
     """``e``'s number with each symbol at its input, computed with ``digits`` digits and
     rounded once to a float: independent of the engine's float arithmetic. ``memo`` (by
-    object) may be shared between calls at the same inputs and digits."""
+    object) may be shared between calls at the same inputs and digits. The digits are set in a
+    context of its own: mpmath's shared one is every thread's (SymPy's too)."""
     memo = {} if memo is None else memo
-    with mpmath.workdps(digits):
-        stack = [e]
-        while stack:
-            top = stack[-1]
-            if id(top) in memo:
-                stack.pop()
-                continue
-            kids = [k for k in _children(top) if id(k) not in memo]
-            if kids:
-                stack.extend(kids)
-                continue
+    ctx = mpmath.MPContext()
+    ctx.dps = digits
+    stack = [e]
+    while stack:
+        top = stack[-1]
+        if id(top) in memo:
             stack.pop()
-            memo[id(top)] = _apply(top, [memo[id(k)] for k in _children(top)], inputs)
-        return float(memo[id(e)])
+            continue
+        kids = [k for k in _children(top) if id(k) not in memo]
+        if kids:
+            stack.extend(kids)
+            continue
+        stack.pop()
+        memo[id(top)] = _apply(ctx, top, [memo[id(k)] for k in _children(top)], inputs)
+    return float(memo[id(e)])
 
 
-def _apply(e: sympy.Basic, args: list[mpmath.mpf], inputs: Mapping[sympy.Symbol, float]) -> object:
+def _apply(ctx: Any, e: sympy.Basic, args: list[Any], inputs: Mapping[sympy.Symbol, float]) -> Any:
     if isinstance(e, sympy.Symbol):
-        return mpmath.mpf(inputs[e])
+        return ctx.mpf(inputs[e])
     if isinstance(e, sympy.Number):
-        return mpmath.mpf(e.p) / e.q if isinstance(e, sympy.Rational) else mpmath.mpf(float(e))
+        return ctx.mpf(e.p) / e.q if isinstance(e, sympy.Rational) else ctx.mpf(float(e))
     if isinstance(e, sympy.Add):
-        return mpmath.fsum(args)
+        return ctx.fsum(args)
     if isinstance(e, sympy.Mul):
-        return mpmath.fprod(args)
+        return ctx.fprod(args)
     if isinstance(e, sympy.Pow):
-        return mpmath.power(args[0], args[1])
+        return ctx.power(args[0], args[1])
     if isinstance(e, sympy.StrictGreaterThan):
         return args[0] > args[1]
     if isinstance(e, sympy.Piecewise):  # (value, condition) pairs; the last one's is True
         pairs = [args[k : k + 2] for k in range(0, len(args) - 1, 2)]
         return next((v for v, cond in pairs if cond), args[-1])
-    return _FUNCTIONS[type(e)](args[0])
+    return getattr(ctx, _FUNCTIONS[type(e)])(args[0])
 
 
 def text(e: sympy.Basic, room: int = 400) -> tuple[str, bool]:
