@@ -218,6 +218,12 @@ def differentiate(r: Replayed) -> Symbolic:
             f"cse not tried on {len(big)} derivative{'s' * (len(big) > 1)} of more than "
             f"{CSE_MAX_OPS} operations"
         )
+    plain = sum(d.simplified is None for d in derivatives)
+    if plain:
+        notes.append(
+            f"simplify not tried on {plain} derivative{'s' * (plain > 1)}: it is tried on the "
+            f"first {SIMPLIFY_INPUTS} inputs' derivatives of at most {SIMPLIFY_MAX_OPS} operations"
+        )
     text, _ = expressions.text(exprs[root], TEXT_CHARS)
     return Symbolic(
         function=text,
