@@ -32,6 +32,7 @@ from engine.trace.data import Row
 from engine.ways import Missing, Ways, three_ways
 from engine.ways.costs import CHEAP_GRADIENT_BOUND
 from engine.ways.numerical import SWEEP, H, Numerical
+from engine.ways.symbolic import Simplifier
 
 router = APIRouter(
     tags=["three ways"],
@@ -71,8 +72,12 @@ class DerivativeOut(Strict):
     written: int = Field(description="operations written out (it may pass 2^53)")
     shared: int = Field(description="operations with each repeated subexpression once")
     cse: int | None = Field(description="operations after sympy.cse; null past its budget")
-    simplified: str | None = Field(description="sympy.simplify's result; null past its budget")
+    simplified: str | None = Field(
+        description="the shortest of sympy.simplify (where quick), factor and factor_terms; null "
+        "past its budget"
+    )
     simplified_ops: int | None
+    simplified_by: Simplifier | None
 
 
 class SwellOut(Strict):
@@ -234,6 +239,7 @@ def response(w: Ways) -> ThreeWaysResponse:
                     cse=d.cse,
                     simplified=d.simplified,
                     simplified_ops=d.simplified_ops,
+                    simplified_by=d.simplified_by,
                 )
                 for d in s.derivatives
             ],
