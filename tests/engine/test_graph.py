@@ -34,13 +34,15 @@ def low_recursion_limit() -> Iterator[None]:
     sys.setrecursionlimit(old)
 
 
-def test_a_million_op_chain_runs_backward_without_recursion(low_recursion_limit: None) -> None:
+def test_a_chain_500_times_the_recursion_limit_runs_backward(low_recursion_limit: None) -> None:
+    """No recursion at any depth: 100,000 ops under a limit of 200 (a million took 20 s of
+    CPU and showed nothing more)."""
     x = Value(1.0, label="x")
     y = x
-    for _ in range(1_000_000):
+    for _ in range(100_000):
         y = y + 1.0
     y.backward()
-    assert y.data == 1_000_001.0
+    assert y.data == 100_001.0
     assert x.grad == 1.0
 
 
