@@ -1,9 +1,9 @@
 """What the three ways cost (POST /api/three-ways, engine.ways): for the seed's two presets, the
-lecture's MLP (41 parameters) and a 200-layer tanh chain, the time of each part of the answer
-(the program's run and outline, the graph rebuilt, the symbolic derivatives, the central
-differences and their sweeps, the tangent passes and their steps, the counts), the answer's
-bytes, and the counts themselves: the elementary operations of each way, the cheap gradient
-ratio, and the symbolic derivatives' size written out against the graph's.
+lecture's neuron and MLP (41 parameters) and a 200-layer tanh chain, the time of each part of
+the answer (the program's run and outline, the graph rebuilt, the symbolic derivatives, the
+central differences and their sweeps, the tangent passes and their steps, the counts), the
+answer's bytes, and the counts themselves: the elementary operations of each way, the cheap
+gradient ratio, and the symbolic derivatives' size written out against the graph's.
 
     python bench/three_ways.py [--repeat N]
 
@@ -35,6 +35,7 @@ from engine.ways.tangents import forward_mode  # noqa: E402
 PROGRAMS = {
     "x²·sin(x) (preset three-ways)": preset_source(None, "three-ways"),
     "(x + y)·sin(x) (preset tangent-passes)": preset_source(None, "tangent-passes"),
+    "the lecture's neuron (preset lecture-neuron)": preset_source(None, "lecture-neuron"),
     "the lecture's MLP (preset lecture-mlp)": preset_source(None, "lecture-mlp"),
     "a chain of 200 tanh": "x = 0.5\nfor i in range(200):\n    x = tanh(x)",
 }
