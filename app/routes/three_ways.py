@@ -127,6 +127,9 @@ class PassOut(Strict):
     input: int
     result: float = Field(description="d output / d input: this pass's tangent of the output")
     slots: list[float] | None = Field(description="the steps' numbers; null past the budget")
+    tangents: list[float] | None = Field(
+        description="each step's node's tangent dv, in the steps' order; null past the budget"
+    )
 
 
 class ForwardModeOut(Strict):
@@ -262,7 +265,10 @@ def response(w: Ways) -> ThreeWaysResponse:
             kinds=f.kinds,
             passes=[
                 PassOut(
-                    input=p.input, result=p.result, slots=None if p.slots is None else list(p.slots)
+                    input=p.input,
+                    result=p.result,
+                    slots=None if p.slots is None else list(p.slots),
+                    tangents=None if p.tangents is None else list(p.tangents),
                 )
                 for p in f.passes
             ],

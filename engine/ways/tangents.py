@@ -44,6 +44,8 @@ class Pass:
     input: int  # an index into Replayed.inputs
     result: float  # d output / d input
     slots: tuple[float, ...] | None  # the numbers of the steps' slots (None: past the cap)
+    tangents: tuple[float, ...] | None  # each step's node's tangent, (v, dv)'s dv (None: past
+    # the cap too)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +74,15 @@ def forward_mode(r: Replayed) -> ForwardMode:
     for n, k in enumerate(r.inputs[:runs]):
         dot = tangents(r.root, {values[k]: 1.0})
         tangent = [dot[v] for v in values]
-        numbers = None
+        numbers = dvs = None
         if room >= len(slots.recipes):
             room -= len(slots.recipes)
             share = [local[j] * tangent[operand_at[p][i]] for j, (p, i) in enumerate(contributions)]
             arrays = {"data": [v.data for v in values], "local": local, "tangent": tangent,
                       "share": share}  # fmt: skip
             numbers = tuple(float(arrays[a][i]) for a, i in slots.recipes)
-        passes.append(Pass(n, tangent[-1], numbers))
+            dvs = tuple(tangent[step.position] for step in steps)
+        passes.append(Pass(n, tangent[-1], numbers, dvs))
     left_out = len(r.inputs) - len(passes)
     return ForwardMode(tuple(steps), "".join(slots.kinds), tuple(passes), left_out)
 

@@ -117,6 +117,8 @@ def test_seed_28_3_forward_mode_steps_reproduce_its_tables() -> None:
     assert [f"{i.reverse:.4f}" for i in w.inputs] == ["-1.1714", "0.9093"]
     assert [p.result for p in w.forward_mode.passes] == [i.reverse for i in w.inputs]
     assert len(w.forward_mode.passes) == 2 and w.numerical_passes == 4
+    # (v, dv) of each step's node in the pass for x: x, y, x+y, sin(x), f
+    assert first.tangents == (1.0, 0.0, 1.0, math.cos(2.0), first.result)
 
 
 def test_the_seeds_examples_are_presets() -> None:
