@@ -19,7 +19,9 @@ from pydantic import ValidationError
 
 from app import __version__
 from app.capacity import Unavailable
+from app.draw import graphviz_wasm_worker
 from app.draw.layout import Layout
+from app.draw.layout.wasm_backend import wasm_available
 from app.draw.svg import standalone_svg
 from app.links.store import StoreError, dump, load, open_store
 from app.middleware import MAX_REQUEST_HEAD_BYTES
@@ -197,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _sandbox(settings: Settings) -> int:
-    """Build (about 15 s), compile (about 15 s) and load the sandbox, unless it is kept."""
+    """Build (about 15 s), compile (about 15 s) and load the sandbox, unless it is kept; and
+    compile the WebAssembly Graphviz (about 3 s), unless it is kept."""
     started = time.monotonic()
     kept = build.is_built(settings.sandbox)
     if not kept:
@@ -208,6 +211,8 @@ def _sandbox(settings: Settings) -> int:
     except (OSError, RuntimeError) as error:
         print(f"gradstep: the sandbox could not be built: {error}", file=sys.stderr)
         return 1
+    if wasm_available():  # the WebAssembly Graphviz compiled beside it, for its layout workers
+        graphviz_wasm_worker.compiled(settings.sandbox)
     what = "loaded" if kept else "built"
     print(f"gradstep: sandbox {what} in {time.monotonic() - started:.1f} s ({settings.sandbox})",
           file=sys.stderr)  # fmt: skip

@@ -190,7 +190,8 @@ class Settings(BaseSettings):
     program)"""
     sandbox: Directory = Field(default_factory=default_cache)
     """the directory the sandbox (CPython compiled to WebAssembly, with gradstep's harness) is
-    built and compiled into, once (unset: $XDG_CACHE_HOME/gradstep, else ~/.cache/gradstep)"""
+    built and compiled into, once, and the WebAssembly Graphviz compiled into (unset:
+    $XDG_CACHE_HOME/gradstep, else ~/.cache/gradstep)"""
     links_per_minute: Annotated[PositiveInt, DIGITS] = DEFAULT_PER_MINUTE
     """new short links a minute per client address; past it, 429"""
     link_misses_per_minute: Annotated[PositiveInt, DIGITS] = DEFAULT_MISSES_PER_MINUTE
@@ -263,7 +264,7 @@ class Settings(BaseSettings):
 
     def layout_settings(self) -> LayoutSettings:
         """What the layout stage takes: backend, time and memory limits, cache size, slots and
-        queue."""
+        queue, and where its compiled WebAssembly is kept."""
         return LayoutSettings(
             backend=self.layout,
             timeout=self.layout_timeout,
@@ -272,6 +273,7 @@ class Settings(BaseSettings):
             slots=self.layout_slots,
             queue=self.layout_queue,
             memory_mb=self.layout_memory_mb,
+            compiled=self.sandbox,  # beside the sandbox's: both are compiled WebAssembly
         )
 
     def links_url(self) -> str:

@@ -131,7 +131,11 @@ class Layout:
         self.settings = settings or LayoutSettings()
         self.backend = choose_backend(self.settings.backend)
         memory_mb = self.settings.memory_mb
-        self._wasm = WasmPool(memory_mb=memory_mb) if self.backend == "wasm" else None
+        self._wasm = (
+            WasmPool(memory_mb=memory_mb, compiled=self.settings.compiled)
+            if self.backend == "wasm"
+            else None
+        )
         self._dot = DotRunner(memory_mb) if self.backend == "dot" else None
         self._cache: BoundedCache[SvgTemplate] = BoundedCache(
             _size, self.settings.cache_bytes, self.settings.cache_entries

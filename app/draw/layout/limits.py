@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from app.capacity import RETRY_AFTER_BUSY_S, Unavailable, default_slots
@@ -91,6 +92,7 @@ class LayoutSettings:
     slots: int = field(default_factory=default_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
     memory_mb: int = LAYOUT_MEMORY_MB  # what one layout may take; past it the graph is refused
+    compiled: Path | None = None  # where the WebAssembly Graphviz's compiled module is kept
 
 
 def ran_out_before(timeout: float) -> Unavailable:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from app.capacity import Unavailable, layout_failed
 from app.draw.graphviz_wasm_worker import OUT_OF_MEMORY
@@ -33,10 +34,10 @@ def wasm_available() -> bool:
 
 
 class _Worker:
-    def __init__(self, memory_mb: int) -> None:
+    def __init__(self, memory_mb: int, compiled: Path | None = None) -> None:
         self.memory_mb = memory_mb
         self.process = subprocess.Popen(
-            [sys.executable, "-m", WORKER, str(memory_mb << 20)],
+            [sys.executable, "-m", WORKER, str(memory_mb << 20), str(compiled or "")],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -117,15 +118,17 @@ class _Worker:
 
 class WasmPool:
     """Idle workers kept for reuse; at most ``max_workers`` lay out at once, each in at most
-    ``memory_mb`` of linear memory."""
+    ``memory_mb`` of linear memory; Graphviz's compiled module is kept in ``compiled``."""
 
     def __init__(
         self,
         max_workers: int = max(2, os.cpu_count() or 2),
         keep_idle: int = 2,
         memory_mb: int = LAYOUT_MEMORY_MB,
+        compiled: Path | None = None,
     ) -> None:
         self.memory_mb = memory_mb
+        self.compiled = compiled
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max_workers)
@@ -137,14 +140,14 @@ class WasmPool:
         with self._lock:
             if self._idle:
                 return
-        self._release(_Worker(self.memory_mb))
+        self._release(_Worker(self.memory_mb, self.compiled))
 
     def begin(self, source: str) -> WasmJob:
         """A worker laying ``source`` out (one of at most ``max_workers``); the job's
         ``result`` collects its drawing and gives the worker back."""
         self._slots.acquire()
         try:
-            worker = self._idle_worker() or _Worker(self.memory_mb)
+            worker = self._idle_worker() or _Worker(self.memory_mb, self.compiled)
         except BaseException:
             self._slots.release()
             raise
