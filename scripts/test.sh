@@ -25,13 +25,14 @@ fi
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
-# The sandbox's CPython component, built and compiled once ahead (about a minute on a fresh
-# machine) rather than inside the first tests that run a program: in the background, beside the
-# downloads and the checks below, which need no sandbox.
+.venv/bin/python -m pip install -q -e .
+# The sandbox's CPython component (and the WebAssembly Graphviz), built and compiled once ahead
+# (about a minute on a fresh machine) rather than inside the first tests that run a program: in
+# the background, beside the test tools' install and the checks below, which need no sandbox.
 .venv/bin/gradstep sandbox &
 sandbox=$!
-trap 'kill $sandbox 2>/dev/null || true' EXIT  # a failed check below ends the build too
+trap 'kill $sandbox 2>/dev/null || true' EXIT  # a failed step below ends the build too
+.venv/bin/python -m pip install -q -e '.[test]'
 # both at once: an install of one into the prefix removes the other
 [ -e .cache/npm/node_modules/reveal.js/dist/reveal.js ] && [ -e .cache/npm/node_modules/axe-core/axe.min.js ] ||
     npm install -s --prefix .cache/npm reveal.js@5 axe-core@4 --no-audit --no-fund --no-save >/dev/null
