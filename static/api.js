@@ -65,6 +65,13 @@ export function fetchGraph({ source, preset = null, values = null, rankdir = "au
   return postPatiently("/api/graph", { source, preset, values: hasValues ? values : null, rankdir, aspect, fold, layout, structure, engine, iteration }, signal);
 }
 
+/** POST /api/three-ways: the program's derivatives symbolically, numerically and in forward mode,
+ * beside reverse mode's, with their costs (docs/three-ways.md). */
+export function fetchThreeWays({ source, values = null, engine = "auto", iteration = null }, signal) {
+  const hasValues = values && (typeof values === "string" || Object.keys(values).length);
+  return postPatiently("/api/three-ways", { source, values: hasValues ? values : null, engine, iteration }, signal);
+}
+
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */
 /** POST /api/notebook: a Jupyter notebook as one program (its code cells, each begun by
  * "# %%"). Only its cells' types and sources are sent: outputs can be megabytes of images. */

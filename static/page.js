@@ -12,6 +12,7 @@ import { wirePresentation } from "./present.js";
 import { wirePresentCode } from "./present-code.js";
 import { wireIterations } from "./iterations.js";
 import { wireShare } from "./share.js";
+import { createThreeWays } from "./three-ways.js";
 import { wireScanToFollow } from "./short-link.js";
 import { refolded, stepCount } from "./model.js";
 import { pointedFinding, renderOwn, wireOwn } from "./own.js";
@@ -42,6 +43,7 @@ const stepper = createStepper($("stage"), {
     predict: fromUrl.predict,
     numeric: fromUrl.numeric,
     topo: fromUrl.topo,
+    view: fromUrl.view, // "three-ways": the Three ways view in the stage, in place of the graph
     engine: fromUrl.engine, // "auto": a program's own class Value builds its graph; "gradstep": ours
     iteration: fromUrl.iteration, // a training loop's iteration asked for (null: the first)
     training: null, // the answer's: {losses, iteration} of a training loop
@@ -84,6 +86,7 @@ function renderPage() {
   setValue($("fold"), ["auto", "none", "all"].includes(state.fold) ? state.fold : "custom");
   $("topo").checked = state.topo;
   $("predict").checked = state.predict;
+  renderThreeWays();
   $("status").textContent = state.status;
   ui.iterations?.(state.training, state.decimals);
   renderError();
@@ -119,6 +122,19 @@ function renderPage() {
   ui.predict?.render();
   ui.classroom?.sync();
   scheduleUrl();
+}
+
+/** The Three ways view, open or not: it asks for the program that ran (the editor's text once
+ * it has run), at the values shown. */
+function renderThreeWays() {
+  const open = state.view === "three-ways";
+  $("three-ways-toggle").setAttribute("aria-pressed", String(open));
+  $("three-ways").hidden = !open;
+  $("stage").classList.toggle("ways-open", open);
+  const { model } = state;
+  if (!open) ui.ways?.show(null);
+  else if (!model) ui.ways?.waiting(state.error?.message ?? null);
+  else ui.ways?.show({ source: model.source, values: state.values, engine: state.engine, iteration: state.iteration }, state.decimals);
 }
 
 /** Write a form control's value only when it differs (each write costs a layout). */
@@ -189,7 +205,9 @@ async function run({ keepLayout = false, position = null, focusGraph = false, va
   const controller = new AbortController();
   ui.inflight = controller;
   const source = ui.editor.value;
-  const view = $("graph-view").getBoundingClientRect();
+  // the Three ways view hides the graph: then the stage's box stands in for the graph's
+  const graphBox = $("graph-view").getBoundingClientRect();
+  const view = graphBox.width > 0 ? graphBox : $("stage").getBoundingClientRect();
   setState({ status: "computing…" });
   let result;
   try {
@@ -326,6 +344,9 @@ function wire() {
     run({ position: { phase: state.phase, step: state.step } });
   });
   $("topo").addEventListener("change", (e) => setState({ topo: e.target.checked }));
+  ui.ways = createThreeWays($("three-ways"));
+  $("three-ways-toggle").addEventListener("click", () => setState({ view: state.view === "three-ways" ? null : "three-ways" }));
+  for (const phase of ["phase-forward", "phase-backward"]) $(phase).addEventListener("click", () => setState({ view: null })); // back to the graph
   $("zoom-in").addEventListener("click", () => stepper.zoom(1.25));
   $("zoom-out").addEventListener("click", () => stepper.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => stepper.whole());

@@ -26,6 +26,7 @@ export function stateToQuery(state, { at = true } = {}) {
   if (state.predict) q.set("predict", "1");
   if (state.numeric) q.set("numeric", "1");
   if (state.topo) q.set("topo", "1");
+  if (state.view === "three-ways") q.set("view", "three-ways"); // the view open in the stage
   if (at === true && state.selected !== null && state.selected !== undefined) q.set("node", String(state.selected));
   return q.toString();
 }
@@ -61,6 +62,7 @@ export function queryToState(search) {
     predict: q.get("predict") === "1",
     numeric: q.get("numeric") === "1",
     topo: q.get("topo") === "1",
+    view: pick("view", ["three-ways"], null),
     selected: int("node"),
   };
 }
