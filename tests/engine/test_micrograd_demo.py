@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine import GradstepError, run, trace
+from engine.limits import RUN_FUEL, RunLimits
 from engine.program import Program
 
 Small = tuple[list[str], Program]
@@ -82,8 +83,9 @@ def test_the_demo_is_drawn_by_iteration_with_its_plots(small: Small) -> None:
 
 
 def test_pasted_whole_it_stops_at_the_time_limit_with_what_it_printed() -> None:
+    """At half the limit: the same stop inside the training loop, in half the time."""
     with pytest.raises(GradstepError) as err:
-        run(DEMO)
+        run(DEMO, limits=RunLimits(fuel=RUN_FUEL // 2))
     assert err.value.kind == "limit" and "ran out of time" in err.value.message
     assert err.value.span is not None and DEMO.split("\n")[err.value.span.line - 1].startswith(" ")
     printed = [text for _, text in err.value.console or ()]

@@ -66,7 +66,7 @@ def test_a_loop_without_end_stops_at_its_fuel_deterministically_at_its_line() ->
 
 def test_a_program_that_makes_values_stops_itself_and_keeps_what_it_printed() -> None:
     source = "a = Value(1.0)\nprint('started')\nwhile True:\n    a = a * 1.0\n"
-    record = run_record(source, {}, "auto")
+    record = run_record(source, {}, "auto", limits=RunLimits(SMALL_FUEL))
     assert record.error is not None and record.error.kind == "limit"
     assert record.console == ((2, "started"),)
     assert record.error.console == ((2, "started"),)  # the API shows it beside the error
@@ -93,8 +93,9 @@ def test_a_run_stops_itself_by_its_fuel_at_the_same_place_on_any_load() -> None:
     ],
 )
 def test_memory_past_the_limit_is_a_memory_error_inside(program: str) -> None:
+    """At a limit of 64 MB (the lists of lists reach the default 512 MB after seconds)."""
     with pytest.raises(GradstepError) as err:
-        run(program)
+        run(program, limits=RunLimits(memory_mb=64))
     assert err.value.kind in ("limit", "overflow")
     assert "MemoryError" in err.value.message or "OverflowError" in err.value.message
 

@@ -12,14 +12,17 @@ from pathlib import Path
 import pytest
 
 from engine import GradstepError, run, trace
+from engine.limits import DEFAULT_LIMITS, RUN_FUEL, RunLimits
 from engine.runner import run_record
 
 SEEDS = Path(__file__).parent / "learners" / "seeds"
 REFERENCE = json.loads((SEEDS / "reference.json").read_text())
 
 
-def printed(name: str) -> tuple[list[str], GradstepError | None]:
-    record = run_record((SEEDS / f"{name}.py").read_text(), {}, "auto")
+def printed(
+    name: str, limits: RunLimits = DEFAULT_LIMITS
+) -> tuple[list[str], GradstepError | None]:
+    record = run_record((SEEDS / f"{name}.py").read_text(), {}, "auto", limits=limits)
     return [text for _, text in record.console], record.error
 
 
@@ -86,8 +89,9 @@ def test_seed001s_training_loop_is_drawn_by_iteration_with_its_own_engine() -> N
 
 
 def test_seed002_runs_as_far_as_the_time_limit_with_everything_before_it_kept() -> None:
-    # its decision boundary runs the model 40,000 times (CPython: 21 s): past one run's limit
-    lines, error = printed("seed002")
+    # its decision boundary runs the model 40,000 times (CPython: 21 s): past one run's limit,
+    # and past a quarter of it (which stops where the whole does, and takes a quarter of the time)
+    lines, error = printed("seed002", RunLimits(fuel=RUN_FUEL // 4))
     assert error is not None and error.kind == "limit"
     assert "limit for one run" in error.message
     want = expected("seed002")
