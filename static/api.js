@@ -67,9 +67,9 @@ export function fetchGraph({ source, preset = null, values = null, rankdir = "au
 
 /** POST /api/three-ways: the program's derivatives symbolically, numerically and in forward mode,
  * beside reverse mode's, with their costs (docs/three-ways.md). */
-export function fetchThreeWays({ source, values = null, engine = "auto", iteration = null }, signal) {
+export function fetchThreeWays({ source, preset = null, values = null, engine = "auto", iteration = null }, signal) {
   const hasValues = values && (typeof values === "string" || Object.keys(values).length);
-  return postPatiently("/api/three-ways", { source, values: hasValues ? values : null, engine, iteration }, signal);
+  return postPatiently("/api/three-ways", { source, preset, values: hasValues ? values : null, engine, iteration }, signal);
 }
 
 /** GET /api/presets: [{id, title, lesson, source}], or [] when unavailable. */

@@ -6,6 +6,7 @@
 import { fetchGraph } from "./api.js";
 import { embedOptions, parseCommand } from "./embed-options.js";
 import { createStepper } from "./stepper.js";
+import { createThreeWays } from "./three-ways.js";
 import { openingQuery, queryToState } from "./url.js";
 
 const root = document.querySelector("[data-player]");
@@ -73,11 +74,27 @@ function frameAspect() {
   });
 }
 
+/** view=three-ways: the page's Three ways view in place of the stepper (static/three-ways.js);
+ * it shows its own refusal. The host's step commands have nothing to step then. */
+function showThreeWays() {
+  const view = document.createElement("section");
+  view.id = "three-ways";
+  view.className = "three-ways";
+  view.setAttribute("aria-label", "Three ways to differentiate this program");
+  root.classList.add("embed-ways");
+  root.replaceChildren(view);
+  const program = { source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, engine: fromUrl.engine, iteration: fromUrl.iteration };
+  createThreeWays(view).show(program, fromUrl.decimals);
+  root.dataset.state = "ready";
+  post("ready", { view: "three-ways" });
+}
+
 async function start() {
   if (opts.theme !== "auto") document.documentElement.dataset.theme = opts.theme;
   document.documentElement.style.setProperty("--embed-scale", String(opts.scale));
   root.classList.add(`controls-${opts.controls}`);
   if (!fromUrl.source && !fromUrl.preset) return showError("No program: add ?source=… or ?preset=… to the link (the Share dialog writes it).");
+  if (fromUrl.view === "three-ways") return showThreeWays();
   const aspect = await frameAspect();
   const result = await fetchGraph({ source: fromUrl.source ?? "", preset: fromUrl.preset, values: fromUrl.values, rankdir: fromUrl.rankdir, aspect, fold: fromUrl.fold, engine: fromUrl.engine, iteration: fromUrl.iteration });
   if (!result.ok) {

@@ -22,7 +22,8 @@ const written = (x, digits) => {
 const full = (x) => written(x, 16);
 const small = (x) => written(x, 3);
 const count = (n) => (n === null || n === undefined ? "—" : n.toLocaleString("en"));
-const operations = (n) => `${count(n)} operation${n === 1 ? "" : "s"}`;
+const counted = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
+const operations = (n) => counted(n, "operation", "operations");
 const DOMINANT = { roundoff: "roundoff dominates", truncation: "truncation dominates", balanced: "roundoff and truncation balance" };
 const FEW_DERIVATIVES = 3; // more are shown one at a time, picked
 const STEP_KEYS = { ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 };
@@ -270,12 +271,12 @@ function symbolicCard(a, chosen, pick) {
 
 function costsCard(a) {
   const c = a.costs;
-  const card = section("costs", "Costs: elementary operations", `F, the forward pass; B, the backward pass; ${count(c.inputs)} inputs`);
+  const card = section("costs", "Costs: elementary operations", `F, the forward pass; B, the backward pass; ${counted(c.inputs, "input", "inputs")}`);
   const rows = [
     ["forward pass F", c.forward],
     ["backward pass B", c.backward],
     ["one tangent pass F + B", c.tangent_pass],
-    [`forward mode: ${count(c.inputs)} tangent passes`, c.forward_mode],
+    [`forward mode: ${counted(c.inputs, "tangent pass", "tangent passes")}`, c.forward_mode],
     ["reverse mode: F + B, every input", c.reverse_mode],
     [`numerical: ${count(a.numerical_passes)} forward passes`, c.numerical],
     ["symbolic: written out", c.symbolic],

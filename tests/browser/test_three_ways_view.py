@@ -93,3 +93,12 @@ def test_the_view_fits_the_screen(sized, shot, size, theme) -> None:
     # the plot's numbers read from the back of the room: at least 12 px, on a phone too
     tick = page.locator("svg.error-plot .axes text").first.bounding_box()
     assert tick["height"] >= 12, tick
+
+
+def test_the_embed_shows_the_view_it_is_given(page) -> None:
+    page.goto("/embed?preset=tangent-passes&view=three-ways&theme=dark")
+    wait_for(page, SHOWN_JS)
+    assert page.locator("[data-part='graph']").count() == 0  # the view in place of the stepper
+    rows = page.locator(".ways-compare tbody tr").all_inner_texts()
+    assert [r.split()[1] for r in rows] == ["−1.17143675591003", "0.9092974268256817"]
+    assert page.locator("svg.error-plot").count() == 1
