@@ -16,12 +16,9 @@ from app.capacity import Answers, Coding
 QVALUE = re.compile(r"0(\.\d{0,3})?|1(\.0{0,3})?")
 
 
-def chosen_coding(accept_encoding: str | None) -> Coding | None:
-    """The coding to send to a client whose Accept-Encoding is ``accept_encoding`` (RFC 9110,
-    12.5.3): of brotli and gzip, the one it weighs more (``q``; ``*`` weighs the codings it does
-    not name), brotli on a tie; None (identity) when it takes neither or sends no header."""
-    if accept_encoding is None:
-        return None
+def coding_weights(accept_encoding: str) -> tuple[float, float]:
+    """How much a client whose Accept-Encoding is ``accept_encoding`` (RFC 9110, 12.5.3) weighs
+    brotli and gzip (``q``; ``*`` weighs the codings it does not name; 0: not taken)."""
     weights: dict[str, float] = {}
     for item in accept_encoding.split(","):
         name, *parameters = (part.strip() for part in item.split(";"))
@@ -34,7 +31,16 @@ def chosen_coding(accept_encoding: str | None) -> Coding | None:
         name = name.lower()
         weights["gzip" if name == "x-gzip" else name] = weight  # x-gzip is gzip (12.5.3)
     anything = weights.get("*", 0.0)
-    br, gz = weights.get("br", anything), weights.get("gzip", anything)
+    return weights.get("br", anything), weights.get("gzip", anything)
+
+
+def chosen_coding(accept_encoding: str | None) -> Coding | None:
+    """The coding to send to a client whose Accept-Encoding is ``accept_encoding``: of brotli
+    and gzip, the one it weighs more, brotli on a tie; None (identity) when it takes neither or
+    sends no header."""
+    if accept_encoding is None:
+        return None
+    br, gz = coding_weights(accept_encoding)
     return "br" if br >= gz and br > 0 else "gzip" if gz > 0 else None
 
 

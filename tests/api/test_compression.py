@@ -101,3 +101,23 @@ def test_the_svg_has_no_title_comment_or_font_per_node(client: TestClient) -> No
     assert svg.count("font-family=") == 1  # on the root, inherited by every text
     assert svg.startswith('<svg class="gradstep-graph" font-family="')
     assert svg.count('<text id="n') > 30 and svg.count('font-size="14.00"') == svg.count("<text")
+
+
+@pytest.mark.parametrize(
+    ("accept", "coded"),
+    [
+        ("gzip", True),
+        ("gzip;q=0", False),  # refused: Starlette looked for the text and sent it anyway
+        ("br;q=1, gzip;q=0.0", False),
+        ("*;q=0.5", True),
+        ("*, gzip;q=0", False),
+        ("identity", False),
+    ],
+)
+def test_a_page_is_gzipped_only_for_a_client_that_takes_gzip(
+    client: TestClient, accept: str, coded: bool
+) -> None:
+    page, body = raw(client, "GET", "/", {"accept-encoding": accept})
+    assert page.status_code == 200
+    assert page.headers.get("content-encoding") == ("gzip" if coded else None)
+    assert (gzip.decompress(body) if coded else body).startswith(b"<!doctype html>")
