@@ -69,7 +69,18 @@ export function createThreeWays(root) {
     if (!a) return;
     root.dataset.state = "shown";
     root.replaceChildren(headline(a), comparison(a), cards.symbolic(), cards.numerical(), cards.forward(), costsCard(a));
+    fitComparison();
   }
+
+  // the side-by-side table in columns where they fit, else each input's ways one under another
+  // (a phone; an MLP's long names on a laptop): no way's column hidden behind a scroll
+  function fitComparison() {
+    const box = root.querySelector(".ways-compare .ways-scroll");
+    if (!box) return;
+    box.classList.remove("stacked");
+    if (box.scrollWidth > box.clientWidth + 1) box.classList.add("stacked");
+  }
+  new ResizeObserver(fitComparison).observe(root);
 
   /** The view's numerical card and forward mode's step again, in place (a choice changed). */
   function repaint(which) {
@@ -214,8 +225,11 @@ function section(card, title, lead) {
   return s;
 }
 
+/** The output's value, then its expression in the inputs (an MLP's runs to lines: it is cut
+ * to a few, so the ways stay on the first screen). */
 function headline(a) {
-  return el("p", { class: "ways-function" }, el("span", { class: "ways-math", text: `${a.output} = ${a.symbolic.function} = ${full(a.value)}` }));
+  const value = el("span", { class: "ways-math ways-value", text: `${a.output} = ${full(a.value)}` });
+  return el("div", { class: "ways-function" }, value, el("span", { class: "ways-math ways-of", text: `= ${a.symbolic.function}` }));
 }
 
 /** Every way's d output / d input side by side, an input a row. */
