@@ -157,7 +157,9 @@ class DotJob:
     goes into its pipe at once (as much as the pipe holds) and the caller is free meanwhile.
     The time limit counts from this handover (``seconds_left``)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], source: str, memory_mb: int) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], source: str, memory_mb: int = LAYOUT_MEMORY_MB
+    ) -> None:
         self.process = process
         self.memory_mb = memory_mb
         data = source.encode()

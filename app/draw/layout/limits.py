@@ -92,7 +92,8 @@ class LayoutSettings:
     slots: int = field(default_factory=default_slots)  # layouts running at once
     queue: int | None = None  # layouts waiting for a slot (None: twice ``slots``); beyond, 503
     memory_mb: int = LAYOUT_MEMORY_MB  # what one layout may take; past it the graph is refused
-    compiled: Path | None = None  # where the WebAssembly Graphviz's compiled module is kept
+    # where the WebAssembly Graphviz's compiled module is kept: a cache, not how graphs are laid out
+    compiled: Path | None = field(default=None, compare=False)
 
 
 def ran_out_before(timeout: float) -> Unavailable:
