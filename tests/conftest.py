@@ -27,21 +27,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # as it runs out: started first, the long ones end beside the short ones instead of keeping one
 # core busy alone at the end (test_layout_memory.py, handed out last, did for four minutes).
 LONGEST_FILES = (
-    "api/test_layout_memory.py",
     "browser/test_notebook_front_ends.py",
-    "api/test_exports.py",
-    "api/test_faults.py",
     "browser/test_live_class.py",
+    "api/test_exports.py",
     "browser/test_training_loop_page.py",
+    "api/test_layout_memory.py",
+    "api/test_faults.py",
+    "browser/test_notebook.py",
+    "browser/test_paste_lecture.py",
     "api/test_answers.py",
     "api/test_layout.py",
-    "browser/test_paste_lecture.py",
-    "api/test_headers.py",
-    "browser/test_own_findings.py",
-    "api/test_compression.py",
+    "api/test_connections.py",
     "engine/test_micrograd_demo.py",
     "api/test_link_stores.py",
-    "engine/test_sandbox.py",
+    "notebook/test_export.py",
+    "browser/test_one_source.py",
 )
 
 
