@@ -86,6 +86,7 @@ def test_stop_ends_a_run_midway(page, shot, base_url: str) -> None:
     with page.context.expect_page() as opened:
         page.click("#inspect-open")  # a new tab, so the run stays on screen
     stepper = opened.value
+    stepper.wait_for_load_state("domcontentloaded")  # a new tab is about:blank at first
     wait_for(stepper, "() => Number(document.querySelector('#graph-view').dataset.runs) > 0")
     assert stepper.locator("#error").is_hidden()
     assert stepper.locator("#graph-view g.call.folded").count() > 0
