@@ -51,19 +51,7 @@ def _children(e: sympy.Basic) -> tuple[sympy.Basic, ...]:
 def written(e: sympy.Basic, memo: dict[int, int]) -> int:
     """Operations in ``e`` written out, as a tree; ``memo`` (by object) may be shared between
     calls on expressions that share subexpressions."""
-    stack = [e]
-    while stack:
-        top = stack[-1]
-        if id(top) in memo:
-            stack.pop()
-            continue
-        kids = [k for k in _children(top) if id(k) not in memo]
-        if kids:
-            stack.extend(kids)
-            continue
-        stack.pop()
-        memo[id(top)] = _own_ops(top) + sum(memo[id(k)] for k in _children(top))
-    return memo[id(e)]
+    return int(_post_order(e, memo, lambda top, kids: _own_ops(top) + sum(kids)))
 
 
 def shared(e: sympy.Basic) -> int:
@@ -94,6 +82,13 @@ def value(
     memo = {} if memo is None else memo
     ctx = mpmath.MPContext()
     ctx.dps = digits
+    return float(_post_order(e, memo, lambda top, kids: _apply(ctx, top, kids, inputs)))
+
+
+def _post_order(e: sympy.Basic, memo: dict[int, Any], combine: Any) -> Any:
+    """``combine(node, its children's results)`` for every node of ``e``, children first, each
+    shared subexpression once (``memo``, by object), with a stack of its own: SymPy's recursive
+    walks overflow on a deep chain."""
     stack = [e]
     while stack:
         top = stack[-1]
@@ -105,8 +100,8 @@ def value(
             stack.extend(kids)
             continue
         stack.pop()
-        memo[id(top)] = _apply(ctx, top, [memo[id(k)] for k in _children(top)], inputs)
-    return float(memo[id(e)])
+        memo[id(top)] = combine(top, [memo[id(k)] for k in _children(top)])
+    return memo[id(e)]
 
 
 def _apply(ctx: Any, e: sympy.Basic, args: list[Any], inputs: Mapping[sympy.Symbol, float]) -> Any:
