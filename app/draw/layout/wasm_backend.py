@@ -34,7 +34,7 @@ def wasm_available() -> bool:
 
 
 class _Worker:
-    def __init__(self, memory_mb: int, compiled: Path | None = None) -> None:
+    def __init__(self, memory_mb: int = LAYOUT_MEMORY_MB, compiled: Path | None = None) -> None:
         self.memory_mb = memory_mb
         self.process = subprocess.Popen(
             [sys.executable, "-m", WORKER, str(memory_mb << 20), str(compiled or "")],
